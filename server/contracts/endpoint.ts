@@ -1,0 +1,38 @@
+// An endpoint contract: what a route accepts and returns. The same object
+// drives request parsing (server/http/define-route.ts), the OpenAPI document
+// (server/http/openapi.ts) and the tests that check every route is documented.
+import type { z } from "zod";
+
+export type Permission = "read" | "write" | "delete";
+export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+
+type Schema = z.ZodType | undefined;
+
+export interface Endpoint<P extends Schema = Schema, Q extends Schema = Schema, B extends Schema = Schema, R extends Schema = Schema> {
+  method: HttpMethod;
+  /** OpenAPI-style path, e.g. /api/v1/auth/tokens/{id}. */
+  path: string;
+  summary: string;
+  tag: string;
+  /** none: anonymous; user: session or credential; admin: admin role. */
+  auth: "none" | "user" | "admin";
+  /** Permission the caller needs (in the namespace when `namespaced`). */
+  permission?: Permission;
+  /** Resolves the namespace from query, path form, header or pinned token. */
+  namespaced?: boolean;
+  /** Per-IP limit for anonymous authentication endpoints. */
+  rateLimit?: "auth";
+  params?: P;
+  query?: Q;
+  body?: B;
+  response?: R;
+  successStatus?: number;
+  /** Response is not JSON (e.g. CSV export); documented with this media type. */
+  produces?: string;
+}
+
+export function endpoint<P extends Schema = undefined, Q extends Schema = undefined, B extends Schema = undefined, R extends Schema = undefined>(
+  def: Endpoint<P, Q, B, R>,
+): Endpoint<P, Q, B, R> {
+  return def;
+}

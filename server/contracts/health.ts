@@ -1,0 +1,25 @@
+import { z } from "zod";
+import { endpoint } from "./endpoint";
+
+export const CheckStatus = z.enum(["up", "down", "disabled"]);
+export const HealthOutput = z.object({
+  status: z.enum(["up", "down"]),
+  releaseId: z.string(),
+  version: z.string(),
+  uptimeSeconds: z.number(),
+  checks: z.object({
+    database: z.object({ status: CheckStatus, latencyMs: z.number().optional(), message: z.string().optional() }),
+    cache: z.object({ status: CheckStatus, message: z.string().optional() }),
+  }),
+});
+export const ReadyOutput = z.object({ status: z.enum(["ready", "not_ready"]), checks: z.record(z.string(), z.object({ ok: z.boolean(), message: z.string().optional() })) });
+export const LiveOutput = z.object({ status: z.literal("alive") });
+
+const tag = "Health";
+export const healthEndpoints = {
+  health: endpoint({ method: "GET", path: "/health", tag, summary: "Full health; 503 when the database is down", auth: "none", response: HealthOutput }),
+  live: endpoint({ method: "GET", path: "/health/live", tag, summary: "Liveness: the process answers", auth: "none", response: LiveOutput }),
+  ready: endpoint({ method: "GET", path: "/health/ready", tag, summary: "Readiness: database reachable and every migration applied; 503 otherwise", auth: "none", response: ReadyOutput }),
+  metrics: endpoint({ method: "GET", path: "/metrics", tag, summary: "Prometheus metrics", auth: "none", produces: "text/plain" }),
+  openapi: endpoint({ method: "GET", path: "/swagger/doc.json", tag, summary: "This OpenAPI document", auth: "none", produces: "application/json" }),
+} as const;

@@ -1,0 +1,43 @@
+import { AppError, errors } from "@/server/errors";
+
+/** Reads a request body up to `limit` bytes; 413 beyond it, whatever Content-Length claims. */
+export async function readBodyText(req: Request, limit: number): Promise<string> {
+  const declared = Number(req.headers.get("content-length") ?? "0");
+  if (declared > limit) throw tooLarge(limit);
+  if (!req.body) return "";
+  const reader = req.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel().catch(() => {});
+      throw tooLarge(limit);
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+function tooLarge(limit: number) {
+  return new AppError("payload_too_large", `Request body is larger than the limit of ${limit} bytes`, {
+    status: 413,
+    details: { limitBytes: limit },
+  });
+}
+
+export async function readJsonBody(req: Request, limit: number): Promise<unknown> {
+  const type = req.headers.get("content-type");
+  const text = await readBodyText(req, limit);
+  if (text.trim() === "") return undefined;
+  if (type && !/^application\/([\w.+-]+\+)?json\b/i.test(type) && !/^text\/plain\b/i.test(type)) {
+    throw errors.validation("Content-Type must be application/json", [{ location: "header", field: "content-type", message: `got ${type}` }]);
+  }
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw errors.validation("Malformed JSON body", [{ location: "body", field: "", message: (err as Error).message }]);
+  }
+}

@@ -1,0 +1,20 @@
+import type { z } from "zod";
+import { errors } from "@/server/errors";
+
+export interface FieldProblem {
+  location: "path" | "query" | "body" | "header";
+  field: string;
+  message: string;
+}
+
+/** A zod failure as a 400 whose details name each offending field. */
+export function validationError(error: z.ZodError, location: FieldProblem["location"]) {
+  const details: FieldProblem[] = error.issues.map((issue) => ({
+    location,
+    field: issue.path.map(String).join("."),
+    message: issue.message,
+  }));
+  const first = details[0];
+  const where = first?.field ? `${location} field '${first.field}'` : location;
+  return errors.validation(`Invalid ${where}: ${first?.message ?? "invalid input"}`, details);
+}

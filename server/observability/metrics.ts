@@ -1,0 +1,56 @@
+// Prometheus metrics. The registry lives on globalThis: server.ts records
+// requests, the /metrics route (inside the Next bundle) reads the same one.
+import client from "prom-client";
+import { allEndpoints } from "@/server/contracts/api";
+
+interface Metrics {
+  registry: client.Registry;
+  requests: client.Counter<"method" | "route" | "status">;
+  duration: client.Histogram<"method" | "route">;
+}
+
+const g = globalThis as unknown as { __polymockMetrics?: Metrics };
+
+export function metrics(): Metrics {
+  if (g.__polymockMetrics) return g.__polymockMetrics;
+  const registry = new client.Registry();
+  registry.setDefaultLabels({ service: process.env.SERVICE_NAME ?? "web" });
+  client.collectDefaultMetrics({ register: registry });
+  const requests = new client.Counter({
+    name: "http_requests_total",
+    help: "HTTP requests by method, route pattern and status",
+    labelNames: ["method", "route", "status"] as const,
+    registers: [registry],
+  });
+  const duration = new client.Histogram({
+    name: "http_request_duration_seconds",
+    help: "HTTP request latency by method and route pattern",
+    labelNames: ["method", "route"] as const,
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [registry],
+  });
+  g.__polymockMetrics = { registry, requests, duration };
+  return g.__polymockMetrics;
+}
+
+// Route patterns keep label cardinality bounded: /api/v1/auth/tokens/{id}, not one series per id.
+const patterns = allEndpoints
+  .map((e) => ({ path: e.path, re: new RegExp("^" + e.path.replace(/\{[^}]+\}/g, "[^/]+") + "/?$") }))
+  .sort((a, b) => b.path.length - a.path.length);
+
+export function routeLabel(pathname: string): string {
+  if (pathname.startsWith("/stubs/") || pathname === "/stubs") return "/stubs";
+  if (pathname.startsWith("/_next/")) return "/_next";
+  if (pathname.startsWith("/api/trpc/")) return "/api/trpc";
+  const p = pathname.replace(/^\/api\/v1\/namespaces\/[^/]+\/(?!$)/, "/api/v1/");
+  for (const { path, re } of patterns) if (re.test(p)) return path;
+  if (pathname.startsWith("/api/")) return "/api/other";
+  return "page";
+}
+
+export function observeRequest(method: string, pathname: string, status: number, seconds: number) {
+  const m = metrics();
+  const route = routeLabel(pathname);
+  m.requests.inc({ method, route, status: String(status) });
+  m.duration.observe({ method, route }, seconds);
+}

@@ -1,0 +1,91 @@
+// `npm start`: builds the web UI if needed, starts the embedded database when
+// DATABASE_URL is not set, applies migrations, creates the admin user and the
+// sandbox namespace, then runs the web process (server.ts) and the
+// protocol-runner, and stops all of them together.
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import path from "node:path";
+import { lockDataDir, secretFile, startEmbeddedDatabase, type EmbeddedDatabase } from "@/server/db/embedded";
+import { migrate } from "@/server/db/migrate";
+import { buildIsStale } from "./build-check";
+
+const root = process.cwd();
+const say = (msg: string) => console.log(`[polymock] ${msg}`);
+
+async function main() {
+  const dataDir = path.resolve(process.env.DATA_DIR ?? path.join(root, "data"));
+
+  if (process.env.SKIP_BUILD !== "1" && buildIsStale(root)) {
+    say("building the web UI (next build); this takes a minute the first time…");
+    const result = spawnSync(process.execPath, [path.join(root, "node_modules", "next", "dist", "bin", "next"), "build"], { stdio: "inherit", env: { ...process.env, NODE_ENV: "production" } });
+    if (result.status !== 0) throw new Error("next build failed");
+  }
+
+  const releaseLock = await lockDataDir(dataDir);
+  let embedded: EmbeddedDatabase | undefined;
+  const children: ChildProcess[] = [];
+  let stopping = false;
+
+  const stopAll = async (code: number) => {
+    if (stopping) return;
+    stopping = true;
+    for (const c of children) if (c.exitCode === null) c.kill("SIGTERM");
+    await Promise.all(children.map((c) => (c.exitCode === null ? new Promise((r) => c.once("exit", r)) : null)));
+    if (embedded) await embedded.stop().catch(() => {});
+    releaseLock();
+    process.exit(code);
+  };
+  process.on("SIGINT", () => void stopAll(0));
+  process.on("SIGTERM", () => void stopAll(0));
+
+  try {
+    if (!process.env.DATABASE_URL) {
+      embedded = await startEmbeddedDatabase(dataDir, say);
+      process.env.DATABASE_URL = embedded.url;
+      say(`embedded PostgreSQL on 127.0.0.1:${embedded.port} (data in ${path.join(dataDir, "pg")})`);
+    }
+    process.env.APP_SECRET ??= await secretFile(path.join(dataDir, "app-secret"), 48);
+    process.env.NEXTAUTH_SECRET ??= process.env.APP_SECRET;
+    process.env.NEXTAUTH_URL ??= process.env.PUBLIC_URL ?? `http://localhost:${process.env.PORT ?? 5770}`;
+
+    const { applied } = await migrate(process.env.DATABASE_URL);
+    if (applied.length) say(`applied migrations: ${applied.join(", ")}`);
+
+    const { bootstrap } = await import("@/server/services/bootstrap");
+    const { disconnectDb } = await import("@/server/db/client");
+    const result = await bootstrap({ adminUsername: process.env.ADMIN_USERNAME, adminPassword: process.env.ADMIN_PASSWORD });
+    await disconnectDb();
+    if (result.generatedPassword) {
+      say("------------------------------------------------------------------");
+      say(`created the admin user '${result.adminUsername}' with password: ${result.generatedPassword}`);
+      say("it is shown only this once; change it under Settings › Profile");
+      say("------------------------------------------------------------------");
+    }
+  } catch (err) {
+    console.error(`[polymock] start failed: ${(err as Error).message}`);
+    await stopAll(1);
+    return;
+  }
+
+  const run = (name: string, entry: string, extraEnv: Record<string, string>) => {
+    const child = spawn(process.execPath, ["--import", "tsx", entry], {
+      stdio: "inherit",
+      env: { ...process.env, ...extraEnv },
+      cwd: root,
+    });
+    child.on("exit", (code, signal) => {
+      if (!stopping) {
+        console.error(`[polymock] ${name} exited (${signal ?? code}); stopping`);
+        void stopAll(code || 1);
+      }
+    });
+    children.push(child);
+  };
+  run("web", "server.ts", { NODE_ENV: "production", SERVICE_NAME: "web" });
+  run("protocol-runner", "protocol-runner/main.ts", { NODE_ENV: "production", SERVICE_NAME: "protocol-runner" });
+  say(`serving on http://localhost:${process.env.PORT ?? 5770}`);
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
