@@ -4,8 +4,6 @@ import { createHash, randomBytes } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import pg from "pg";
-import { afterAll, beforeAll } from "vitest";
-import { disconnectDb } from "@/server/db/client";
 import { migrate, migrationsDir } from "@/server/db/migrate";
 
 export function serverUrl(): string {
@@ -67,16 +65,3 @@ export async function createTestDatabase(): Promise<{ url: string; drop: () => P
   };
 }
 
-/** Points the process's Prisma client at a fresh database for this test file. */
-export function useTestDatabase() {
-  let drop: (() => Promise<void>) | undefined;
-  beforeAll(async () => {
-    const created = await createTestDatabase();
-    drop = created.drop;
-    process.env.DATABASE_URL = created.url;
-  });
-  afterAll(async () => {
-    await disconnectDb();
-    await drop?.();
-  });
-}
