@@ -1,0 +1,14 @@
+import { expect, test } from "@playwright/test";
+
+test("the service answers health, the OpenAPI document and an unmatched stub", async ({ request }) => {
+  const health = await request.get("/health");
+  expect(health.status()).toBe(200);
+  const body = await health.json();
+  expect(body.status).toBe("up");
+  expect(body.checks.database.status).toBe("up");
+  const doc = await request.get("/swagger/doc.json");
+  expect((await doc.json()).openapi).toMatch(/^3\./);
+  const stub = await request.get("/stubs/sandbox/nothing/here");
+  expect(stub.status()).toBe(404);
+  expect((await stub.json()).code).toBe("not_found");
+});
