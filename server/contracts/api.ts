@@ -6,13 +6,14 @@ import { emailEndpoints } from "./email";
 import type { Endpoint } from "./endpoint";
 import { healthEndpoints } from "./health";
 import { identityProviderEndpoints } from "./identity-providers";
-import { namespaceEndpoints } from "./namespaces";
+import { memberEndpoints, namespaceEndpoints } from "./namespaces";
 import { userEndpoints } from "./users";
 
 export const allEndpoints: Endpoint[] = [
   ...Object.values(healthEndpoints),
   ...Object.values(authEndpoints),
   ...Object.values(namespaceEndpoints),
+  ...Object.values(memberEndpoints),
   ...Object.values(userEndpoints),
   ...Object.values(identityProviderEndpoints),
   ...Object.values(emailEndpoints),

@@ -31,8 +31,7 @@ export interface Endpoint<P extends Schema = Schema, Q extends Schema = Schema, 
   produces?: string;
 }
 
-export function endpoint<P extends Schema = undefined, Q extends Schema = undefined, B extends Schema = undefined, R extends Schema = undefined>(
-  def: Endpoint<P, Q, B, R>,
-): Endpoint<P, Q, B, R> {
+// `const` keeps literal fields (auth, namespaced) so handlers get precise types.
+export function endpoint<const D extends Endpoint>(def: D): D {
   return def;
 }

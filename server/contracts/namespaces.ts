@@ -69,3 +69,12 @@ export const namespaceEndpoints = {
   adminRemoveUser: endpoint({ method: "DELETE", path: "/api/v1/admin/namespaces/{namespace}/users/{user_id}", tag: admin, summary: "Remove a member", auth: "admin", params: NamespaceUserParams, response: OkResponse }),
   adminSetRole: endpoint({ method: "PUT", path: "/api/v1/admin/namespaces/{namespace}/users/{user_id}/role", tag: admin, summary: "Change a member's role", auth: "admin", params: NamespaceUserParams, body: SetRoleInput, response: NamespaceMember }),
 } as const;
+
+// Members of the caller's namespace, managed by its owners (and admins) without the admin API.
+const members = "Namespace members";
+export const memberEndpoints = {
+  list: endpoint({ method: "GET", path: "/api/v1/members", tag: members, summary: "Members of the namespace", auth: "user", namespaced: true, permission: "read", response: NamespaceMemberList }),
+  add: endpoint({ method: "POST", path: "/api/v1/members", tag: members, summary: "Add a member or change their role (namespace owners)", auth: "user", namespaced: true, permission: "write", body: AddMemberInput, response: NamespaceMember, successStatus: 201 }),
+  setRole: endpoint({ method: "PUT", path: "/api/v1/members/{user_id}", tag: members, summary: "Change a member's role (namespace owners)", auth: "user", namespaced: true, permission: "write", params: z.object({ user_id: z.string().uuid({ message: "must be a UUID" }) }), body: SetRoleInput, response: NamespaceMember }),
+  remove: endpoint({ method: "DELETE", path: "/api/v1/members/{user_id}", tag: members, summary: "Remove a member (namespace owners)", auth: "user", namespaced: true, permission: "delete", params: z.object({ user_id: z.string().uuid({ message: "must be a UUID" }) }), response: OkResponse }),
+} as const;

@@ -5,7 +5,7 @@ import type { AddMemberInput, CreateNamespaceInput } from "@/server/contracts/na
 import { db, Prisma } from "@/server/db/client";
 import { errors } from "@/server/errors";
 import { recordAudit } from "./audit";
-import { type MemberRole, namespaceNotFound, ROLE_PERMISSIONS } from "./namespace-access";
+import { canManageMembers, type MemberRole, namespaceNotFound, type NamespaceScope, ROLE_PERMISSIONS } from "./namespace-access";
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
@@ -183,4 +183,10 @@ export async function setMemberRole(actor: Actor, name: string, userId: string, 
   const row = await db().membership.update({ where: { id: m.id }, data: { role }, include: memberInclude });
   await recordAudit({ actor, action: "admin.namespace_member_role", namespace: name, targetType: "user", targetId: userId, details: { from: m.role, to: role } });
   return memberView(row);
+}
+
+// ---- Self-service membership (namespace owners) ----------------------------
+
+export function assertCanManageMembers(actor: Actor, scope: NamespaceScope) {
+  if (!canManageMembers(actor, scope)) throw errors.forbidden(`Only owners of '${scope.name}' can manage its members`);
 }

@@ -96,7 +96,8 @@ function seedLdif(users: DirectoryUser[], readerPassword: string): string {
   ].join("\n\n");
 }
 
-async function freePort(): Promise<number> {
+/** A port nothing listens on (right now): also what a test needs for an unreachable server. */
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
     server.once("error", reject);
