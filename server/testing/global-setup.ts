@@ -8,10 +8,12 @@ export default async function setup() {
     const c = new pg.Client({ connectionString: serverUrl() });
     await c.connect();
     try {
-      const rows = await c.query<{ datname: string }>(
-        `SELECT datname FROM pg_database WHERE datname LIKE 'polymock_t_%' AND (SELECT count(*) FROM pg_stat_activity a WHERE a.datname = pg_database.datname) = 0`,
-      );
-      for (const r of rows.rows) await c.query(`DROP DATABASE IF EXISTS ${r.datname}`).catch(() => {});
+      // Only databases over an hour old: other test runs may be working right now.
+      const rows = await c.query<{ datname: string }>(String.raw`SELECT datname FROM pg_database WHERE datname ~ '^polymock_t_\d+_[0-9a-f]+$'`);
+      const cutoff = Date.now() / 1000 - 3600;
+      for (const { datname } of rows.rows) {
+        if (Number(datname.split("_")[2]) < cutoff) await c.query(`DROP DATABASE IF EXISTS ${datname} WITH (FORCE)`).catch(() => {});
+      }
     } finally {
       await c.end();
     }

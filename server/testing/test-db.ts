@@ -57,7 +57,8 @@ export async function ensureTemplate(): Promise<string> {
 }
 
 export async function createTestDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
-  const name = `polymock_t_${randomBytes(6).toString("hex")}`;
+  // The creation time in the name lets a later run sweep databases of killed runs.
+  const name = `polymock_t_${Math.floor(Date.now() / 1000)}_${randomBytes(4).toString("hex")}`;
   await admin((c) => c.query(`CREATE DATABASE ${name} TEMPLATE ${templateName()}`));
   return {
     url: withDatabase(serverUrl(), name),
