@@ -23,7 +23,6 @@ async function cliAdapter() {
     return result;
   };
   class CatalogSafeClient extends pg.Client {
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any
     query(...args: any[]): any {
       const last = args[args.length - 1];
       if (typeof last === "function") {

