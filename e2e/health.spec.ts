@@ -12,3 +12,9 @@ test("the service answers health, the OpenAPI document and an unmatched stub", a
   expect(stub.status()).toBe(404);
   expect((await stub.json()).code).toBe("not_found");
 });
+
+test("the /swagger viewer renders the API document", async ({ page }) => {
+  await page.goto("/swagger");
+  await expect(page.getByRole("heading", { name: /Polymock API/ })).toBeVisible();
+  await expect(page.getByText("/api/v1/auth/login").first()).toBeVisible();
+});
