@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { IdParams, MemberRoleSchema, NamespaceName, OkResponse, Password, PermissionSchema, Timestamp, UserRoleSchema } from "./common";
+import { Email, IdParams, MemberRoleSchema, NamespaceName, OkResponse, Password, PermissionSchema, Timestamp, UserRoleSchema } from "./common";
 import { endpoint } from "./endpoint";
 
 // ---- Schemas ---------------------------------------------------------------
@@ -88,7 +88,7 @@ export const DelegatedView = TokenView.extend({ credentialExpiresAt: Timestamp }
 export const CreatedDelegatedOutput = DelegatedView.extend({ token: z.string() });
 export const DelegatedList = z.object({ credentials: z.array(DelegatedView), count: z.number().int() });
 
-export const ForgotPasswordInput = z.object({ email: z.string().email().max(254) }).strict();
+export const ForgotPasswordInput = z.object({ email: z.string().trim().email().max(254) }).strict();
 export const ResetPasswordInput = z.object({ token: z.string().min(10).max(200), newPassword: Password }).strict();
 export const VerifyEmailQuery = z.object({ token: z.string().min(10).max(200) });
 export const AcceptedOutput = z.object({ accepted: z.literal(true), message: z.string() });
@@ -121,7 +121,7 @@ export const authEndpoints = {
   revokeDelegated: endpoint({ method: "DELETE", path: "/api/v1/auth/delegated-credentials/{id}", tag, summary: "Revoke permanently", auth: "user", permission: "write", params: IdParams, response: DelegatedView }),
   ldapLogin: endpoint({ method: "POST", path: "/api/v1/auth/ldap/login", tag, summary: "Log in against the configured LDAP directory; sets the session cookie", auth: "none", rateLimit: "auth", body: LdapLoginInput, response: LoginOutput }),
   oauthLogin: endpoint({ method: "GET", path: "/api/v1/auth/oauth/login/{provider}", tag, summary: "Start the OAuth/OIDC flow of a configured provider (redirects)", auth: "none", params: OAuthLoginParams, query: OAuthLoginQuery, successStatus: 302 }),
-  forgotPassword: endpoint({ method: "POST", path: "/api/v1/auth/forgot-password", tag, summary: "Send a password-reset e-mail (always 202, whether or not the address is known)", auth: "none", rateLimit: "auth", body: ForgotPasswordInput, response: AcceptedOutput, successStatus: 202 }),
+  forgotPassword: endpoint({ method: "POST", path: "/api/v1/auth/forgot-password", tag, summary: "Send a password-reset e-mail: 202 whether or not the address is known; 503 for every address while e-mail is not configured", auth: "none", rateLimit: "auth", body: ForgotPasswordInput, response: AcceptedOutput, successStatus: 202 }),
   resetPassword: endpoint({ method: "POST", path: "/api/v1/auth/reset-password", tag, summary: "Set a new password with the token from the reset e-mail", auth: "none", rateLimit: "auth", body: ResetPasswordInput, response: OkResponse }),
   verifyEmail: endpoint({ method: "GET", path: "/api/v1/auth/verify-email", tag, summary: "Verify an e-mail address with the token from the verification e-mail", auth: "none", rateLimit: "auth", query: VerifyEmailQuery, response: OkResponse }),
   resendVerification: endpoint({ method: "POST", path: "/api/v1/auth/verify-email", tag, summary: "Send the verification e-mail again to the current user's address", auth: "user", permission: "write", response: AcceptedOutput, successStatus: 202 }),

@@ -41,3 +41,6 @@ export const ErrorEnvelopeSchema = z.object({
 });
 
 export const Timestamp = z.string().describe("ISO 8601 timestamp");
+
+/** Stored lower-case, so look-ups and uniqueness do not depend on how someone typed it. */
+export const Email = z.string().trim().email().max(254).transform((v) => v.toLowerCase());

@@ -15,7 +15,13 @@ export const EmailConfigInput = z
   })
   .strict();
 export type EmailConfigInput = z.infer<typeof EmailConfigInput>;
-export const EmailConfigView = EmailConfigInput.omit({ password: true }).extend({ hasPassword: z.boolean(), configured: z.boolean() });
+export const EmailConfigView = EmailConfigInput.omit({ password: true }).extend({
+  // Empty until an admin saves a configuration (configured: false).
+  host: z.string().max(255),
+  from: z.string().max(255),
+  hasPassword: z.boolean(),
+  configured: z.boolean(),
+});
 export const EmailTestInput = z.object({ to: z.string().email().max(254) }).strict();
 export const EmailPingOutput = z.object({ ok: z.boolean(), message: z.string() });
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { IdParams, OkResponse, Password, QueryBool, Timestamp, UserRoleSchema, Username } from "./common";
+import { Email, IdParams, OkResponse, Password, QueryBool, Timestamp, UserRoleSchema, Username } from "./common";
 import { endpoint } from "./endpoint";
 
 export const AdminUserView = z.object({
@@ -28,7 +28,7 @@ export const CreateUserInput = z
   .object({
     username: Username,
     password: Password.optional().describe("absent: the user signs in through LDAP/OIDC or a reset e-mail"),
-    email: z.string().email().max(254).nullable().optional(),
+    email: Email.nullable().optional(),
     fullName: z.string().max(200).optional(),
     role: UserRoleSchema.default("user"),
     namespaces: z.array(z.object({ name: z.string(), role: z.enum(["owner", "editor", "viewer"]) })).max(100).optional(),
@@ -39,7 +39,7 @@ export type CreateUserInput = z.infer<typeof CreateUserInput>;
 export const UpdateUserInput = z
   .object({
     username: Username.optional(),
-    email: z.string().email().max(254).nullable().optional(),
+    email: Email.nullable().optional(),
     fullName: z.string().max(200).optional(),
     role: UserRoleSchema.optional(),
   })

@@ -69,9 +69,12 @@ async function prepare(endpoint: Endpoint, req: Request, ctx: NextContext | unde
   if (endpoint.auth === "admin" && actor && !isAdmin(actor)) throw errors.forbidden("This needs the admin role");
 
   const rawParams = ctx ? await ctx.params : {};
+  refuseNul(rawParams, "path");
   const params = endpoint.params ? parse(endpoint.params, rawParams, "path") : undefined;
   const url = new URL(req.url);
   const rawQuery = Object.fromEntries(url.searchParams);
+  refuseNul(rawQuery, "query");
+  for (const h of ["x-service-namespace", "x-namespace", PATH_NAMESPACE_HEADER]) refuseNul({ [h]: req.headers.get(h) }, "header");
   const query = endpoint.query ? parse(endpoint.query, rawQuery, "query") : undefined;
   let body: unknown;
   if (endpoint.body) {
@@ -94,6 +97,15 @@ async function prepare(endpoint: Endpoint, req: Request, ctx: NextContext | unde
   }
 
   return { req, requestId, ip, actor, namespace, params, query, body };
+}
+
+// PostgreSQL text cannot hold U+0000: a 400 here instead of a database error later.
+function refuseNul(values: Record<string, unknown>, location: "path" | "query" | "header") {
+  for (const [field, value] of Object.entries(values)) {
+    if (typeof value === "string" && value.includes("\0")) {
+      throw errors.validation("Text may not contain NUL characters", [{ location, field, message: "contains U+0000" }]);
+    }
+  }
 }
 
 function parse(schema: z.ZodType, value: unknown, location: "path" | "query" | "body") {

@@ -35,9 +35,19 @@ export async function readJsonBody(req: Request, limit: number): Promise<unknown
   if (type && !/^application\/([\w.+-]+\+)?json\b/i.test(type) && !/^text\/plain\b/i.test(type)) {
     throw errors.validation("Content-Type must be application/json", [{ location: "header", field: "content-type", message: `got ${type}` }]);
   }
+  let nulAt: string | undefined;
+  let parsed: unknown;
   try {
-    return JSON.parse(text);
+    // PostgreSQL text cannot hold U+0000; refuse it here instead of failing at the database.
+    parsed = JSON.parse(text, (key, value) => {
+      if (nulAt === undefined && ((typeof value === "string" && value.includes("\0")) || key.includes("\0"))) nulAt = key;
+      return value;
+    });
   } catch (err) {
     throw errors.validation("Malformed JSON body", [{ location: "body", field: "", message: (err as Error).message }]);
   }
+  if (nulAt !== undefined) {
+    throw errors.validation("Text may not contain NUL characters", [{ location: "body", field: nulAt, message: "contains U+0000" }]);
+  }
+  return parsed;
 }

@@ -126,3 +126,11 @@ describe("malformed input gets a 4xx envelope, never a 500", () => {
     }
   });
 });
+
+describe("NUL characters", () => {
+  it("are refused with 400 instead of reaching PostgreSQL", async () => {
+    const res = await call(login.POST, "/api/v1/auth/login", { method: "POST", rawBody: JSON.stringify({ username: "a\u0000b", password: "x" }), headers: { "content-type": "application/json" } });
+    expect(res.status).toBe(400);
+    expect(res.body.details[0]).toMatchObject({ location: "body", field: "username" });
+  });
+});

@@ -22,6 +22,11 @@ const DirectoryEmail = z.string().email().max(254);
 type Step = "connect" | "bind" | "search" | "user_bind";
 type StepResult = z.infer<typeof LdapTestOutput>["steps"][number];
 
+interface Connection {
+  client: Client;
+  close(): Promise<void>;
+}
+
 interface DirectoryUser {
   dn: string;
   username: string;
@@ -29,11 +34,15 @@ interface DirectoryUser {
   fullName: string;
 }
 
-/** A directory failure, tagged with the step it happened in. */
+/**
+ * A directory failure, tagged with its step and whose it is to fix: the network's
+ * (503), the user's (wrong password, unknown name) or the admin's (service
+ * account, base DN, filter), which the server log should tell operators about.
+ */
 class DirectoryError extends Error {
   constructor(
     readonly step: Step,
-    readonly unreachable: boolean,
+    readonly kind: "unreachable" | "user" | "config",
     message: string,
   ) {
     super(message);
@@ -47,14 +56,15 @@ function isUnreachable(err: unknown): boolean {
   if (err instanceof ResultCodeError) return false;
   // Socket and TLS errors carry a string code; ldapts' own timeouts and dropped connections only a message.
   const e = err as { code?: unknown; message?: string } | null;
-  return typeof e?.code === "string" || /time(d)? ?out|socket|connection closed/i.test(e?.message ?? "");
+  return typeof e?.code === "string" || /^(Connection (timeout|closed)|Socket )|: Operation timed out$/.test(e?.message ?? "");
 }
 
 async function directoryCall<T>(step: Step, fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();
   } catch (err) {
-    throw new DirectoryError(step, isUnreachable(err), err instanceof Error ? err.message : String(err));
+    const kind = step === "connect" || isUnreachable(err) ? "unreachable" : step === "user_bind" ? "user" : "config";
+    throw new DirectoryError(step, kind, err instanceof Error ? err.message : String(err));
   }
 }
 
@@ -80,7 +90,7 @@ function openSocket(secure: boolean, port: number, tlsOptions: tls.ConnectionOpt
  * "connect" a step of its own, so an unreachable server is never mistaken for a
  * rejected password.
  */
-async function connectDirectory(config: LdapConfig): Promise<Client> {
+async function connectDirectory(config: LdapConfig): Promise<Connection> {
   const url = new URL(config.url);
   const secure = url.protocol === "ldaps:";
   const host = url.hostname.replace(/^\[(.*)\]$/, "$1") || "localhost";
@@ -93,32 +103,33 @@ async function connectDirectory(config: LdapConfig): Promise<Client> {
     connectTimeout: config.timeoutMs,
     ...(secure ? { createSecureConnection: () => socket as tls.TLSSocket } : { createConnection: () => socket }),
   });
+  const close = async () => {
+    await client.unbind().catch(() => {});
+    // ldapts only owns the socket once an operation ran; a step that failed before that leaves it to us.
+    socket.destroy();
+  };
   if (config.startTls && !secure) {
     await directoryCall("connect", () => client.startTLS(tlsOptions())).catch(async (err) => {
-      await disconnect(client);
+      await close();
       throw err;
     });
   }
-  return client;
-}
-
-async function disconnect(client: Client) {
-  await client.unbind().catch(() => {});
+  return { client, close };
 }
 
 async function withDirectory<T>(config: LdapConfig, fn: (client: Client) => Promise<T>): Promise<T> {
-  const client = await connectDirectory(config);
+  const { client, close } = await connectDirectory(config);
   try {
     return await fn(client);
   } finally {
-    await disconnect(client);
+    await close();
   }
 }
 
 async function bindAs(client: Client, step: Step, dn: string, password: string) {
   // A simple bind with a DN and an empty password is an unauthenticated bind,
   // which directories answer with success (RFC 4513 §5.1.2).
-  if (!password) throw new DirectoryError(step, false, "an empty password is never sent to the directory");
+  if (!password) throw new DirectoryError(step, step === "user_bind" ? "user" : "config", "empty password: the directory would take it as an unauthenticated bind, so it is not sent");
   await directoryCall(step, () => client.bind(dn, password));
 }
 
@@ -151,8 +162,8 @@ async function findUser(client: Client, config: LdapConfig, username: string): P
   const filter = config.userFilter.replaceAll("{{username}}", () => Filter.escape(username));
   const attributes = [config.usernameAttribute, config.emailAttribute, config.nameAttribute];
   const { searchEntries } = await directoryCall("search", () => client.search(config.baseDn, { scope: "sub", filter, attributes, sizeLimit: 2 }));
-  if (searchEntries.length === 0) throw new DirectoryError("search", false, `no entry under ${config.baseDn} matches ${filter}`);
-  if (searchEntries.length > 1) throw new DirectoryError("search", false, `several entries match ${filter}; the user filter must identify one`);
+  if (searchEntries.length === 0) throw new DirectoryError("search", "user", `no entry under ${config.baseDn} matches ${filter}`);
+  if (searchEntries.length > 1) throw new DirectoryError("search", "config", `several entries match ${filter}; the user filter must identify one`);
   return toDirectoryUser(searchEntries[0], config, username);
 }
 
@@ -190,14 +201,11 @@ async function authenticateInDirectory(provider: IdentityProvider, input: z.infe
   } catch (err) {
     if (!(err instanceof DirectoryError)) throw err;
     const reason = `${err.step}: ${err.message}`;
-    if (err.unreachable) {
+    if (err.kind === "unreachable") {
       await recordFailedLogin(input.username, "ldap", meta, reason);
       throw errors.unavailable("The LDAP directory cannot be reached; try again later");
     }
-    // The service account and the filter are the admin's; a user cannot fix them.
-    if (err.step !== "user_bind" && !(err.step === "search" && err.message.startsWith("no entry"))) {
-      logger().warn({ provider: provider.slug, step: err.step, err: err.message }, "LDAP provider misconfigured");
-    }
+    if (err.kind === "config") logger().warn({ provider: provider.slug, step: err.step, err: err.message }, "LDAP provider misconfigured");
     throw await loginFailed(input.username, meta, reason);
   }
 }
@@ -301,11 +309,11 @@ export async function testLdapConnection(actor: Actor, input: z.infer<typeof Lda
   const steps: StepResult[] = [];
   let user: DirectoryUser | null = null;
   try {
-    const client = await runStep(steps, "connect", () => connectDirectory(config), () => `Connected to ${config.url}${config.startTls ? " with StartTLS" : ""}`);
+    const { client, close } = await runStep(steps, "connect", () => connectDirectory(config), () => `Connected to ${config.url}${config.startTls ? " with StartTLS" : ""}`);
     try {
       user = await runChecks(client, steps, config, input, bindPassword);
     } finally {
-      await disconnect(client);
+      await close();
     }
   } catch (err) {
     if (!(err instanceof DirectoryError)) throw err;

@@ -118,3 +118,11 @@ describe("naming the namespace", () => {
     expect(res.status).toBe(404);
   });
 });
+
+describe("hostile namespace names", () => {
+  it("a NUL in the namespace query is a 400, not a database error", async () => {
+    const res = await call(members.GET, "/api/v1/members?namespace=a%00b", who.owner);
+    expect(res.status).toBe(400);
+    expect(res.body.details[0]).toMatchObject({ location: "query", field: "namespace" });
+  });
+});

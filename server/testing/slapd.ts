@@ -1,6 +1,8 @@
 // A real OpenLDAP server for *.db.test.ts: slapd from Debian's `slapd` package,
 // configured from scratch in a temp dir (never /etc/ldap or /var/lib/ldap), so
-// it runs as any user, root included, and leaves nothing behind.
+// it runs as any user, root included, and leaves nothing behind. It speaks
+// plain LDAP with StartTLS and LDAPS, with a self-signed certificate made by
+// `openssl`, so TLS settings are tested against the real thing too.
 import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -27,7 +29,10 @@ export interface DirectoryUser {
 }
 
 export interface Slapd {
+  /** ldap:// (StartTLS available). */
   url: string;
+  /** ldaps:// with the same self-signed certificate. */
+  ldapsUrl: string;
   baseDn: string;
   /** The read-only service account a provider binds with. */
   bindDn: string;
@@ -52,6 +57,15 @@ function ssha(password: string): string {
   return `{SSHA}${Buffer.concat([digest, salt]).toString("base64")}`;
 }
 
+async function makeCertificate(dir: string) {
+  await promisify(execFile)("openssl", [
+    ...["req", "-x509", "-nodes", "-days", "2", "-subj", "/CN=localhost"],
+    ...["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1"],
+    ...["-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1"],
+    ...["-keyout", path.join(dir, "key.pem"), "-out", path.join(dir, "cert.pem")],
+  ]);
+}
+
 function slapdConf(dir: string, adminPassword: string): string {
   return [
     ...["core", "cosine", "inetorgperson"].map((s) => `include ${SCHEMA_DIR}/${s}.schema`),
@@ -59,6 +73,8 @@ function slapdConf(dir: string, adminPassword: string): string {
     "moduleload back_mdb",
     `pidfile "${dir}/slapd.pid"`,
     `argsfile "${dir}/slapd.args"`,
+    `TLSCertificateFile "${dir}/cert.pem"`,
+    `TLSCertificateKeyFile "${dir}/key.pem"`,
     "database mdb",
     "maxsize 10485760",
     `suffix "${BASE_DN}"`,
@@ -131,9 +147,9 @@ async function waitUntilReady(child: ChildProcess, url: string, adminPassword: s
   throw new Error(`slapd did not accept a bind within 15 s:\n${output()}`);
 }
 
-function launch(confFile: string, url: string) {
+function launch(confFile: string, urls: string[]) {
   // -d 0 keeps slapd in the foreground (a child we can kill) without debug chatter.
-  const child = spawn(SLAPD, ["-f", confFile, "-h", url, "-d", "0"], { stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(SLAPD, ["-f", confFile, "-h", urls.join(" "), "-d", "0"], { stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   const collect = (chunk: Buffer) => {
     output = (output + chunk.toString()).slice(-4000);
@@ -149,10 +165,11 @@ async function startOnFreePort(confFile: string, adminPassword: string) {
   // Another process may take the port between freePort() and slapd's bind; try a few.
   for (let attempt = 0; attempt < 3; attempt++) {
     const url = `ldap://127.0.0.1:${await freePort()}`;
-    const { child, output } = launch(confFile, `${url}/`);
+    const ldapsUrl = `ldaps://127.0.0.1:${await freePort()}`;
+    const { child, output } = launch(confFile, [`${url}/`, `${ldapsUrl}/`]);
     try {
       await waitUntilReady(child, url, adminPassword, output);
-      return { child, url };
+      return { child, url, ldapsUrl };
     } catch (err) {
       child.kill("SIGKILL");
       lastError = err;
@@ -175,13 +192,14 @@ export async function startSlapd(): Promise<Slapd> {
   writeFileSync(ldifFile, seedLdif([...Object.values(users), ...duplicates], bindPassword));
   const cleanupDir = () => rmSync(dir, { recursive: true, force: true });
   try {
+    await makeCertificate(dir);
     await promisify(execFile)(SLAPADD, ["-f", confFile, "-l", ldifFile]);
   } catch (err) {
     cleanupDir();
-    throw new Error(`slapadd failed (is the Debian package 'slapd' installed?): ${(err as Error).message}`);
+    throw new Error(`preparing slapd failed (are the Debian packages 'slapd' and 'openssl' installed?): ${(err as Error).message}`);
   }
 
-  const { child, url } = await startOnFreePort(confFile, adminPassword).catch((err) => {
+  const { child, url, ldapsUrl } = await startOnFreePort(confFile, adminPassword).catch((err) => {
     cleanupDir();
     throw err;
   });
@@ -202,5 +220,5 @@ export async function startSlapd(): Promise<Slapd> {
     cleanupDir();
   }
 
-  return { url, baseDn: BASE_DN, bindDn: READER_DN, bindPassword, adminDn: ADMIN_DN, adminPassword, users, duplicateUid: "dave", stop };
+  return { url, ldapsUrl, baseDn: BASE_DN, bindDn: READER_DN, bindPassword, adminDn: ADMIN_DN, adminPassword, users, duplicateUid: "dave", stop };
 }
