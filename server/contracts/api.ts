@@ -6,6 +6,7 @@ import { emailEndpoints } from "./email";
 import type { Endpoint } from "./endpoint";
 import { healthEndpoints } from "./health";
 import { identityProviderEndpoints } from "./identity-providers";
+import { integrationEndpoints } from "./integrations";
 import { memberEndpoints, namespaceEndpoints } from "./namespaces";
 import { userEndpoints } from "./users";
 
@@ -18,4 +19,5 @@ export const allEndpoints: Endpoint[] = [
   ...Object.values(identityProviderEndpoints),
   ...Object.values(emailEndpoints),
   ...Object.values(auditEndpoints),
+  ...Object.values(integrationEndpoints),
 ];

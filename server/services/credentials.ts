@@ -101,28 +101,32 @@ export async function revokeToken(actor: Actor, id: string) {
   return tokenView(row);
 }
 
-// ---- Delegated credentials -------------------------------------------------
+// ---- Delegated and integration credentials ---------------------------------
+// Both are namespace-scoped (integrations may be instance-wide when an admin
+// makes them), live 90 days from creation or rotation, and are managed by their
+// creator, the namespace's owners, and admins.
 
-function delegatedView(row: CredentialRow) {
+type RotatingKind = "delegated" | "integration";
+
+function rotatingView(row: CredentialRow) {
   return { ...tokenView(row), credentialExpiresAt: (row.expiresAt ?? new Date(0)).toISOString() };
 }
 
-export async function createDelegated(actor: Actor, input: z.infer<typeof CreateDelegatedInput>) {
+export async function createRotating(actor: Actor, kind: RotatingKind, input: { name: string; namespace?: string | null; permissions: Permission[] }) {
   const { namespaceId, permissions } = await scopeFor(actor, input.namespace, input.permissions);
-  const { secret, hash, displayPrefix } = newSecret("delegated");
+  const { secret, hash, displayPrefix } = newSecret(kind);
   const row = await db().credential.create({
-    data: { kind: "delegated", name: input.name, tokenPrefix: displayPrefix, secretHash: hash, userId: actor.user.id, namespaceId, permissions, expiresAt: rotatingExpiry() },
+    data: { kind, name: input.name, tokenPrefix: displayPrefix, secretHash: hash, userId: actor.user.id, namespaceId, permissions, expiresAt: rotatingExpiry() },
     include: credentialInclude,
   });
-  await recordAudit({ actor, action: "delegated_credential.create", targetType: "delegated_credential", targetId: row.id, namespace: row.namespace?.name, details: { permissions } });
-  return { ...delegatedView(row), token: secret };
+  await recordAudit({ actor, action: `${kind}_credential.create`, targetType: `${kind}_credential`, targetId: row.id, namespace: row.namespace?.name, details: { name: row.name, permissions } });
+  return { ...rotatingView(row), token: secret };
 }
 
-/** Own credentials; an admin manages all; a namespace owner those of the namespace. */
-function manageableWhere(actor: Actor): Prisma.CredentialWhereInput {
-  if (isAdmin(actor)) return { kind: "delegated" };
+function manageableWhere(actor: Actor, kind: RotatingKind): Prisma.CredentialWhereInput {
+  if (isAdmin(actor)) return { kind };
   return {
-    kind: "delegated",
+    kind,
     OR: [
       { userId: actor.user.id },
       { namespace: { memberships: { some: { userId: actor.user.id, role: "owner" } } } },
@@ -131,40 +135,56 @@ function manageableWhere(actor: Actor): Prisma.CredentialWhereInput {
   };
 }
 
-export async function listDelegated(actor: Actor) {
-  const rows = await db().credential.findMany({ where: manageableWhere(actor), include: credentialInclude, orderBy: { createdAt: "desc" } });
-  return { credentials: rows.map(delegatedView), count: rows.length };
+export async function listRotating(actor: Actor, kind: RotatingKind) {
+  const rows = await db().credential.findMany({ where: manageableWhere(actor, kind), include: credentialInclude, orderBy: { createdAt: "desc" } });
+  return rows.map(rotatingView);
 }
 
-async function manageableDelegated(actor: Actor, id: string) {
-  const row = await db().credential.findFirst({ where: { AND: [{ id }, manageableWhere(actor)] }, include: credentialInclude });
-  if (!row) throw errors.notFound("Delegated credential");
+async function manageable(actor: Actor, kind: RotatingKind, id: string) {
+  const row = await db().credential.findFirst({ where: { AND: [{ id }, manageableWhere(actor, kind)] }, include: credentialInclude });
+  if (!row) throw errors.notFound(kind === "delegated" ? "Delegated credential" : "Integration");
   return row;
 }
 
-export async function getDelegated(actor: Actor, id: string) {
-  return delegatedView(await manageableDelegated(actor, id));
+export async function getRotating(actor: Actor, kind: RotatingKind, id: string) {
+  return rotatingView(await manageable(actor, kind, id));
 }
 
-export async function rotateDelegated(actor: Actor, id: string) {
-  const current = await manageableDelegated(actor, id);
+export async function rotateRotating(actor: Actor, kind: RotatingKind, id: string) {
+  const current = await manageable(actor, kind, id);
   if (current.revokedAt) throw errors.conflict("A revoked credential cannot be rotated");
-  const { secret, hash, displayPrefix } = newSecret("delegated");
+  const { secret, hash, displayPrefix } = newSecret(kind);
   const now = new Date();
   const row = await db().credential.update({
     where: { id },
     data: { secretHash: hash, tokenPrefix: displayPrefix, rotatedAt: now, expiresAt: rotatingExpiry(now) },
     include: credentialInclude,
   });
-  await recordAudit({ actor, action: "delegated_credential.rotate", targetType: "delegated_credential", targetId: id, namespace: row.namespace?.name });
-  return { ...delegatedView(row), token: secret };
+  await recordAudit({ actor, action: `${kind}_credential.rotate`, targetType: `${kind}_credential`, targetId: id, namespace: row.namespace?.name });
+  return { ...rotatingView(row), token: secret };
 }
 
-export async function revokeDelegated(actor: Actor, id: string) {
-  const current = await manageableDelegated(actor, id);
+export async function revokeRotating(actor: Actor, kind: RotatingKind, id: string) {
+  const current = await manageable(actor, kind, id);
   const row = current.revokedAt
     ? current
     : await db().credential.update({ where: { id }, data: { revokedAt: new Date() }, include: credentialInclude });
-  await recordAudit({ actor, action: "delegated_credential.revoke", targetType: "delegated_credential", targetId: id, namespace: row.namespace?.name });
-  return delegatedView(row);
+  await recordAudit({ actor, action: `${kind}_credential.revoke`, targetType: `${kind}_credential`, targetId: id, namespace: row.namespace?.name });
+  return rotatingView(row);
 }
+
+export async function deleteRotating(actor: Actor, kind: RotatingKind, id: string) {
+  const current = await manageable(actor, kind, id);
+  await db().credential.delete({ where: { id: current.id } });
+  await recordAudit({ actor, action: `${kind}_credential.delete`, targetType: `${kind}_credential`, targetId: id, namespace: current.namespace?.name });
+  return { ok: true as const };
+}
+
+export const createDelegated = (actor: Actor, input: z.infer<typeof CreateDelegatedInput>) => createRotating(actor, "delegated", input);
+export const listDelegated = async (actor: Actor) => {
+  const credentials = await listRotating(actor, "delegated");
+  return { credentials, count: credentials.length };
+};
+export const getDelegated = (actor: Actor, id: string) => getRotating(actor, "delegated", id);
+export const rotateDelegated = (actor: Actor, id: string) => rotateRotating(actor, "delegated", id);
+export const revokeDelegated = (actor: Actor, id: string) => revokeRotating(actor, "delegated", id);
