@@ -1,0 +1,199 @@
+// The mock: what a user stores and the engine serves. Every field of the
+// spec's Mock table; unknown fields are refused so typos do not pass silently.
+// Stored as JSON with `schemaVersion`; parsed with this schema on read.
+import { z } from "zod";
+
+export const MOCK_SCHEMA_VERSION = 1;
+
+export const AssertAction = z.enum([
+  "equals",
+  "contains",
+  "not_equals",
+  "not_contains",
+  "matches",
+  "match", // legacy alias of matches
+  "not_matches",
+  "gt",
+  "lt",
+  "gte",
+  "lte",
+  "any",
+  "notEmpty",
+  "empty",
+]);
+export type AssertAction = z.infer<typeof AssertAction>;
+
+export const Condition = z
+  .object({
+    path: z.string().min(1).max(500).describe("JSON path into the body ($.a.b[0]), or a header / query parameter name"),
+    assertAction: AssertAction,
+    value: z.unknown().optional().describe("expected value; ignored for any, notEmpty, empty"),
+    decode: z.enum(["base64"]).optional().describe("decode the extracted value before comparing"),
+    sortArray: z.boolean().optional().describe("sort arrays before comparing; overrides the block's sortArray"),
+    valueFromFile: z.string().min(1).max(500).optional().describe("template file whose content replaces value; the path is templated"),
+  })
+  .strict();
+export type Condition = z.infer<typeof Condition>;
+
+const Conditions = z.array(Condition).max(100);
+
+export const HttpMethod = z
+  .string()
+  .transform((m) => m.toUpperCase())
+  .pipe(z.enum(["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "TRACE", "CONNECT"]));
+
+export const HttpBlock = z
+  .object({
+    route: z.string().min(1).max(2000).describe("path after /stubs/<namespace>; `:name` segments are parameters"),
+    httpMethod: HttpMethod.optional().describe("absent: any method"),
+    conditions: Conditions.optional().describe("on the request body (JSON path)"),
+    queryParams: Conditions.optional().describe("path is the query parameter name"),
+    header: Conditions.optional().describe("path is the header name (case-insensitive)"),
+    sortArray: z.boolean().optional(),
+  })
+  .strict();
+
+export const GrpcBlock = z
+  .object({ service: z.string().min(1).max(500), method: z.string().min(1).max(500), conditions: Conditions.optional(), meta: Conditions.optional(), sortArray: z.boolean().optional() })
+  .strict();
+
+export const McpBlock = z
+  .object({
+    method: z.enum(["tools/call", "prompts/get", "resources/read"]),
+    tool: z.string().max(200).optional(),
+    resource: z.string().max(2000).optional(),
+    prompt: z.string().max(200).optional(),
+    description: z.string().max(4000).optional(),
+    conditions: Conditions.optional(),
+    sortArray: z.boolean().optional(),
+  })
+  .strict();
+
+export const SoapBlock = z
+  .object({ service: z.string().max(500).optional(), method: z.string().max(500).optional(), action: z.string().max(2000).optional(), path: z.string().max(2000).optional(), conditions: Conditions.optional() })
+  .strict();
+
+export const GraphqlBlock = z
+  .object({
+    operation: z.enum(["query", "mutation", "subscription"]).optional(),
+    field: z.string().max(500).optional(),
+    type: z.string().max(500).optional(),
+    path: z.string().max(2000).optional(),
+    conditions: Conditions.optional(),
+  })
+  .strict();
+
+const SmtpConditions = z.array(z.object({ assertAction: AssertAction, value: z.unknown().optional(), path: z.string().max(500).optional() }).strict()).max(100);
+export const SmtpBlock = z
+  .object({
+    serverName: z.string().max(200).optional(),
+    senderConditions: SmtpConditions.optional(),
+    recipientConditions: SmtpConditions.optional(),
+    subjectConditions: SmtpConditions.optional(),
+    bodyConditions: SmtpConditions.optional(),
+    headerConditions: SmtpConditions.optional(),
+  })
+  .strict();
+
+export const SocketBlock = z
+  .object({ serverName: z.string().min(1).max(200), event: z.string().max(200).optional(), namespace: z.string().max(200).optional(), conditions: Conditions.optional() })
+  .strict();
+export const KafkaBlock = z.object({ topic: z.string().min(1).max(500), serverName: z.string().max(200).optional(), outputTopic: z.string().max(500).optional(), conditions: Conditions.optional() }).strict();
+export const RabbitmqBlock = z.object({ queue: z.string().min(1).max(500), serverName: z.string().max(200).optional(), outputQueue: z.string().max(500).optional(), conditions: Conditions.optional() }).strict();
+export const SseBlock = z
+  .object({ route: z.string().max(2000).optional(), serverName: z.string().max(200).optional(), eventPath: z.string().max(2000).optional(), eventName: z.string().max(200).optional() })
+  .strict();
+export const S3Block = z.object({ bucket: z.string().min(3).max(63) }).strict();
+
+/** Header values are lists (spec); a single string is accepted and wrapped. */
+export const Headers = z.record(z.string().min(1).max(200), z.union([z.string(), z.array(z.string())]).transform((v) => (Array.isArray(v) ? v : [v])));
+
+export const SseEvent = z
+  .object({ eventName: z.string().max(200).optional(), data: z.unknown().optional(), delay: z.number().int().min(0).max(600_000).optional().describe("milliseconds before this event") })
+  .strict();
+
+export const MockResponse = z
+  .object({
+    statusCode: z.number().int().min(0).max(599).optional().describe("HTTP status (default 200); gRPC code for gRPC (0 = OK)"),
+    payload: z.unknown().optional().describe("JSON value, or a string for raw text / XML"),
+    headers: Headers.optional(),
+    delay: z.number().int().min(0).max(600_000).optional().describe("milliseconds before the response"),
+    payloadTemplatePath: z.string().min(1).max(500).optional().describe("uploaded template file used as the payload"),
+    sseEventChain: z.object({ events: z.array(SseEvent).max(10_000) }).strict().optional(),
+    graphqlErrors: z.array(z.unknown()).max(1000).optional(),
+  })
+  .strict();
+export type MockResponse = z.infer<typeof MockResponse>;
+
+export const OneOf = z
+  .object({ order: z.enum(["order", "random"]).default("order"), responses: z.array(MockResponse).min(1).max(1000) })
+  .strict();
+
+export const Proxy = z
+  .object({
+    target: z.string().url().max(2000).describe("base URL; the request path after the route's literal prefix is appended"),
+    headers: Headers.optional().describe("added to the forwarded request"),
+    timeoutMs: z.number().int().min(100).max(120_000).optional(),
+    stripPrefix: z.boolean().optional(),
+  })
+  .strict();
+
+export const Webhook = z
+  .object({
+    url: z.string().min(1).max(2000).describe("templated"),
+    method: HttpMethod.default("POST"),
+    headers: Headers.optional(),
+    body: z.unknown().optional().describe("templated like a payload"),
+    delay: z.number().int().min(0).max(600_000).optional(),
+    timeoutMs: z.number().int().min(100).max(60_000).optional(),
+    retries: z.number().int().min(0).max(10).optional(),
+  })
+  .strict();
+
+const StoreWrites = z.record(z.string().min(1).max(200), z.unknown()).describe("key → value or template expression ($.req.id)");
+export const Extract = z.object({ mStore: StoreWrites.optional(), cStore: StoreWrites.optional(), gStore: StoreWrites.optional() }).strict();
+
+export const MockId = z.string().min(1).max(200).regex(/^[A-Za-z0-9._:-]+$/, "letters, digits, '.', '_', ':' and '-' only");
+
+export const MockInput = z
+  .object({
+    id: MockId.optional().describe("generated when absent"),
+    namespace: z.string().max(63).optional(),
+    chainId: z.string().max(200).optional(),
+    priority: z.number().int().default(0),
+    ttl: z.number().int().min(0).default(0).describe("milliseconds from creation; 0 = unlimited"),
+    useLimiter: z.number().int().min(0).max(2_147_483_647).default(0).describe("maximum uses; 0 = unlimited"),
+    transient: z.boolean().default(false),
+    http: HttpBlock.optional(),
+    grpc: GrpcBlock.optional(),
+    mcp: McpBlock.optional(),
+    soap: SoapBlock.optional(),
+    graphql: GraphqlBlock.optional(),
+    smtp: SmtpBlock.optional(),
+    socket: SocketBlock.optional(),
+    kafka: KafkaBlock.optional(),
+    rabbitmq: RabbitmqBlock.optional(),
+    sse: SseBlock.optional(),
+    s3: S3Block.optional(),
+    response: MockResponse.optional(),
+    oneOf: OneOf.optional(),
+    proxy: Proxy.optional(),
+    webhooks: z.array(Webhook).max(20).optional(),
+    tags: z.array(z.string().min(1).max(100)).max(50).optional(),
+    folderId: z.string().uuid().nullable().optional(),
+    pathPrefix: z.string().max(500).optional(),
+    serverName: z.string().max(200).optional(),
+    mStore: z.record(z.string(), z.unknown()).optional(),
+    extract: Extract.optional(),
+  })
+  .strict();
+export type MockInput = z.input<typeof MockInput>;
+export type MockDefinition = z.output<typeof MockInput> & { id: string; namespace: string };
+
+export const PROTOCOLS = ["http", "grpc", "mcp", "soap", "graphql", "smtp", "socket", "kafka", "rabbitmq", "sse", "s3"] as const;
+export type Protocol = (typeof PROTOCOLS)[number];
+
+/** The protocol a mock targets: the one protocol block it has (http when none). */
+export function protocolOf(mock: Partial<Record<Protocol, unknown>>): Protocol {
+  return PROTOCOLS.find((p) => mock[p] !== undefined) ?? "http";
+}

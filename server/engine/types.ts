@@ -1,0 +1,60 @@
+// The engine's vocabulary: a protocol-neutral request in, a response out, and
+// the small interfaces through which it reaches the world (clock, randomness,
+// stores, template files). Adapters (HTTP fast path, gRPC, brokers…) build
+// EngineRequests; tests use the in-memory implementations in ./testing.ts.
+
+export interface EngineRequest {
+  namespace: string;
+  method: string;
+  /** Path after /stubs/<namespace>, always starting with "/". */
+  path: string;
+  /** Lower-case header names; values are lists, as the spec's $.reqHeader.X[0] expects. */
+  headers: Record<string, string[]>;
+  query: Record<string, string[]>;
+  /** Parsed body: JSON value, form fields as an object, or the raw text. */
+  body: unknown;
+  rawBody?: string;
+}
+
+export interface EngineResponse {
+  status: number;
+  headers: Record<string, string[]>;
+  /** A JSON value (serialised by the adapter) or a string sent as is. */
+  body: unknown;
+  delayMs: number;
+}
+
+/** Key-value state that templates read and `extract` writes. Values are JSON values. */
+export interface StoreAccess {
+  getGlobal(namespace: string, key: string): unknown;
+  getChain(namespace: string, chainId: string, key: string): unknown;
+  setGlobal(namespace: string, key: string, value: unknown): Promise<void> | void;
+  setChain(namespace: string, chainId: string, key: string, value: unknown): Promise<void> | void;
+}
+
+/** Uploaded template files of a namespace (Template endpoints). */
+export interface TemplateFiles {
+  read(namespace: string, fileName: string): string | undefined;
+}
+
+export interface Clock {
+  now(): number;
+}
+
+export interface Random {
+  /** Uniform in [0, 1). */
+  next(): number;
+}
+
+/** What a template can read while a response is formed. */
+export interface TemplateContext {
+  request: EngineRequest;
+  pathParams: Record<string, string>;
+  namespace: string;
+  chainId?: string;
+  /** The mock store of this one processing (mStore), already merged with extract.mStore writes. */
+  mockStore: Record<string, unknown>;
+  stores: StoreAccess;
+  clock: Clock;
+  random: Random;
+}
