@@ -7,6 +7,9 @@ const restrict = (patterns, message) => ({
   "no-restricted-imports": ["error", { patterns: patterns.map((group) => ({ group, message })) }],
 });
 
+const SERVER_OUTSIDE_ENGINE = ["db", "services", "http", "auth", "api", "lib", "transport", "observability", "runtime", "testing"].flatMap((d) => [`@/server/${d}`, `@/server/${d}/**`]);
+const SERVER_FILES = ["@/server/env", "@/server/errors", "@/server/release"];
+
 const NEXT_AND_REACT = ["next", "next/*", "react", "react-dom", "next-auth", "next-auth/*", "@trpc/*"];
 
 const config = [
@@ -25,14 +28,14 @@ const config = [
   {
     files: ["server/engine/**"],
     rules: restrict(
-      [[...NEXT_AND_REACT, "@prisma/*", "@/app/*", "@/components/*", "@/server/*", "!@/server/engine/*", "!@/server/contracts/*", "**/db/**"]],
+      [[...NEXT_AND_REACT, "@prisma/*", "@/app/**", "@/components/**", ...SERVER_OUTSIDE_ENGINE, ...SERVER_FILES, "@/protocol-runner/**"]],
       "server/engine is pure: only server/contracts and its own modules (ARCHITECTURE.md, Layers).",
     ),
   },
   {
     files: ["server/contracts/**"],
     rules: restrict(
-      [[...NEXT_AND_REACT, "@prisma/*", "@/app/*", "@/components/*", "@/server/*", "!@/server/contracts/*", "node:*"]],
+      [[...NEXT_AND_REACT, "@prisma/*", "@/app/**", "@/components/**", ...SERVER_OUTSIDE_ENGINE, ...SERVER_FILES, "@/server/engine", "@/server/engine/**", "node:*"]],
       "server/contracts is browser-safe zod schemas only.",
     ),
   },

@@ -24,7 +24,7 @@ export type MeOutput = z.infer<typeof MeOutput>;
 export const LoginOutput = z.object({ user: MeOutput, expiresAt: Timestamp });
 
 export const UpdateProfileInput = z
-  .object({ fullName: z.string().max(200).optional(), email: z.string().email().max(254).nullable().optional() })
+  .object({ fullName: z.string().max(200).optional(), email: Email.nullable().optional() })
   .strict();
 
 export const ChangePasswordInput = z.object({ currentPassword: z.string().min(1).max(256), newPassword: Password });
