@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { compileRoute } from "./route";
-import { type IndexedMock, RouteIndex } from "./route-index";
+import { equalityKey, type IndexedMock, RouteIndex } from "./route-index";
 
 let seq = 0;
 function mock(id: string, route: string, opts: Partial<IndexedMock> = {}): IndexedMock {
@@ -62,7 +62,7 @@ describe("selection order", () => {
 
 describe("equality hashing among many mocks of one route", () => {
   const many = Array.from({ length: 100 }, (_, i) =>
-    mock(`t${i}`, "/api/orders", { method: "POST", conditionCount: 1, equalityKeys: [{ path: "$.type", key: `v:t${i}` }] }),
+    mock(`t${i}`, "/api/orders", { method: "POST", conditionCount: 1, equalityKeys: [{ path: "$.type", key: equalityKey(`t${i}`)! }] }),
   );
   const fallback = mock("fallback", "/api/orders", { method: "POST" });
   const index = new RouteIndex([...many, fallback]);
@@ -76,8 +76,9 @@ describe("equality hashing among many mocks of one route", () => {
     expect(ids(index, "POST", "/api/orders", "not json")).toEqual(["fallback"]);
   });
   it("treats numbers and numeric strings as one key", () => {
-    const idx = new RouteIndex(Array.from({ length: 5 }, (_, i) => mock(`n${i}`, "/n", { equalityKeys: [{ path: "id", key: `v:${i}` }] })));
+    const idx = new RouteIndex(Array.from({ length: 5 }, (_, i) => mock(`n${i}`, "/n", { equalityKeys: [{ path: "id", key: equalityKey(i)! }] })));
     expect(ids(idx, "GET", "/n", { id: 3 })).toEqual(["n3"]);
     expect(ids(idx, "GET", "/n", { id: "3" })).toEqual(["n3"]);
+    expect(ids(idx, "GET", "/n", { id: "3.0" })).toEqual(["n3"]);
   });
 });

@@ -6,6 +6,7 @@
 // hash lookup, so 100 variants of POST /orders cost one map read, not 100
 // condition checks.
 import { getPath, parsePath, type PathSegment } from "./json-path";
+import { scalarKey } from "./operators";
 import type { CompiledRoute } from "./route";
 import { safeDecode, splitPath } from "./route";
 
@@ -35,12 +36,11 @@ export function compareSelection(a: IndexedMock, b: IndexedMock): number {
   return b.priority - a.priority || b.route.literalCount - a.route.literalCount || b.conditionCount - a.conditionCount || b.sequence - a.sequence;
 }
 
-/** Scalars compare as the equals operator does: "5" and 5 are the same key. */
+/** Scalars get the key the equals operator agrees with: "5", "5.0" and 5 share one. */
 export function equalityKey(value: unknown): string | undefined {
-  if (typeof value === "string") return `v:${value}`;
-  if (typeof value === "number" && Number.isFinite(value)) return `v:${String(value)}`;
-  if (typeof value === "boolean") return `b:${value}`;
-  if (value === null) return "null";
+  if (value === null || typeof value === "string" || typeof value === "boolean" || (typeof value === "number" && Number.isFinite(value))) {
+    return scalarKey(value);
+  }
   return undefined;
 }
 

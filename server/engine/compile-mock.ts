@@ -1,0 +1,96 @@
+// A mock prepared for serving: route compiled, conditions and templates
+// pre-parsed, once per mock version. Nothing here runs per request.
+import type { MockDefinition, MockResponse } from "@/server/contracts/mock";
+import { compileConditions } from "./conditions";
+import { parsePath } from "./json-path";
+import { compileRoute, joinRoute } from "./route";
+import { equalityKey, type IndexedMock } from "./route-index";
+import { compileString, compileTemplate, renderString, type CompiledTemplate } from "./template";
+import type { StoreAccess } from "./types";
+
+// valueFromFile paths see the request, not the stores (conditions run before any store write).
+const NO_STORES: StoreAccess = { getGlobal: () => undefined, getChain: () => undefined, setGlobal: () => {}, setChain: () => {} };
+
+export interface CompiledResponse {
+  source: MockResponse;
+  statusCode: number;
+  payload: CompiledTemplate | undefined;
+  headers: [string, ReturnType<typeof compileString>[]][];
+  payloadTemplatePath: ReturnType<typeof compileString> | undefined;
+  delayMs: number;
+}
+
+export interface CompiledMock extends IndexedMock {
+  def: MockDefinition;
+  conditions: ReturnType<typeof compileConditions>;
+  expiresAt: number | null;
+  responses: CompiledResponse[];
+  pick: "single" | "order" | "random";
+  /** Round-robin position for oneOf order (per process). */
+  turn: { next: number };
+  mStore: CompiledTemplate | undefined;
+  extract: { mStore: [string, CompiledTemplate][]; cStore: [string, CompiledTemplate][]; gStore: [string, CompiledTemplate][] };
+}
+
+/** `$.type` and `type` are one path: the key of the equality hash. */
+export function canonicalPath(path: string): string {
+  return parsePath(path)
+    .map((s) => (typeof s === "number" ? `[${s}]` : `[${JSON.stringify(s)}]`))
+    .join("");
+}
+
+function compileResponse(r: MockResponse | undefined): CompiledResponse {
+  const source = r ?? {};
+  return {
+    source,
+    statusCode: source.statusCode ?? 200,
+    payload: source.payload === undefined ? undefined : compileTemplate(source.payload),
+    headers: Object.entries(source.headers ?? {}).map(([name, values]) => [name, values.map((v) => compileString(v))]),
+    payloadTemplatePath: source.payloadTemplatePath ? compileString(source.payloadTemplatePath) : undefined,
+    delayMs: source.delay ?? 0,
+  };
+}
+
+const entries = (o: Record<string, unknown> | undefined) => Object.entries(o ?? {}).map(([k, v]) => [k, compileTemplate(v)] as [string, CompiledTemplate]);
+
+/** Reading template files for `valueFromFile` conditions, whose paths are templated per request. */
+export interface CompileDeps {
+  readFile(fileName: string): string | undefined;
+}
+
+/** HTTP-served mocks only (an `http` block); other protocols have their own adapters. */
+export function compileMock(def: MockDefinition, sequence: number, createdAt: number, deps?: CompileDeps): CompiledMock | null {
+  if (!def.http) return null;
+  const http = def.http;
+  const conditions = compileConditions(
+    { conditions: http.conditions, queryParams: http.queryParams, header: http.header, sortArray: http.sortArray },
+    deps && {
+      readFile: deps.readFile,
+      renderPath: (path, req) => renderString(compileString(path), { request: req, pathParams: {}, namespace: req.namespace, mockStore: {}, stores: NO_STORES, clock: { now: Date.now }, random: { next: Math.random } }),
+    },
+  );
+  const equalityKeys = (http.conditions ?? [])
+    .filter((c) => c.assertAction === "equals" && !c.decode && !c.valueFromFile && !c.sortArray)
+    .flatMap((c) => {
+      const key = equalityKey(c.value);
+      return key === undefined ? [] : [{ path: canonicalPath(c.path), key }];
+    });
+  const responses = def.oneOf ? def.oneOf.responses.map(compileResponse) : [compileResponse(def.response)];
+  return {
+    id: def.id,
+    def,
+    route: compileRoute(joinRoute(def.pathPrefix, http.route)),
+    method: http.httpMethod ?? null,
+    priority: def.priority,
+    conditionCount: conditions.count,
+    sequence,
+    equalityKeys,
+    conditions,
+    expiresAt: def.ttl > 0 ? createdAt + def.ttl : null,
+    responses,
+    pick: def.oneOf ? def.oneOf.order : "single",
+    turn: { next: 0 },
+    mStore: def.mStore ? compileTemplate(def.mStore) : undefined,
+    extract: { mStore: entries(def.extract?.mStore), cStore: entries(def.extract?.cStore), gStore: entries(def.extract?.gStore) },
+  };
+}

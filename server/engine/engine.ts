@@ -1,0 +1,69 @@
+// The mock engine: given a namespace's mocks and a request, find the mock that
+// answers and form its response. Pure: the world comes in through EngineDeps.
+//
+//   1. The route index yields the mocks whose route and method fit, in
+//      selection order (priority, specificity, conditions, age).
+//   2. The first one that is alive (ttl), whose conditions all pass, and that
+//      still has uses left (useLimiter, decided atomically by deps) is chosen.
+//   3. Its `extract` writes go to the stores, then its response is rendered
+//      (oneOf, templates, template files), so the response can read what the
+//      request just stored.
+//   4. When nothing answers, the nearest mocks and what failed are reported.
+import type { MockDefinition } from "@/server/contracts/mock";
+import { compileMock, type CompiledMock } from "./compile-mock";
+import { renderMockResponse } from "./respond";
+import { RouteIndex } from "./route-index";
+import { nearestMisses, type NearMiss } from "./near-miss";
+import type { Clock, EngineRequest, EngineResponse, Random, StoreAccess, TemplateFiles } from "./types";
+
+export interface EngineDeps {
+  clock: Clock;
+  random: Random;
+  stores: StoreAccess;
+  files: TemplateFiles;
+  /** Atomically takes one use of a limited mock; false when it is used up. */
+  takeUse(mockId: string, limit: number): Promise<boolean>;
+}
+
+export type EngineResult =
+  | { matched: true; mock: MockDefinition; pathParams: Record<string, string>; response: EngineResponse; proxy?: MockDefinition["proxy"] }
+  | { matched: false; nearest: NearMiss[] };
+
+export interface NamespaceMocks {
+  namespace: string;
+  index: RouteIndex<CompiledMock>;
+}
+
+export interface BuildResult extends NamespaceMocks {
+  /** Mocks that could not be compiled (e.g. a regex RE2 refuses); saving validates, so only old rows land here. */
+  rejected: { id: string; error: string }[];
+}
+
+export function buildNamespace(namespace: string, mocks: Iterable<{ mock: MockDefinition; sequence: number; createdAt: number }>, files?: TemplateFiles): BuildResult {
+  const compiled: CompiledMock[] = [];
+  const rejected: BuildResult["rejected"] = [];
+  const deps = files && { readFile: (name: string) => files.read(namespace, name) };
+  for (const m of mocks) {
+    try {
+      const c = compileMock(m.mock, m.sequence, m.createdAt, deps);
+      if (c) compiled.push(c);
+    } catch (err) {
+      rejected.push({ id: m.mock.id, error: (err as Error).message });
+    }
+  }
+  return { namespace, index: new RouteIndex(compiled), rejected };
+}
+
+export async function handle(ns: NamespaceMocks | undefined, req: EngineRequest, deps: EngineDeps): Promise<EngineResult> {
+  if (!ns) return { matched: false, nearest: [] };
+  const now = deps.clock.now();
+  const candidates = ns.index.match(req.method, req.path, req.body);
+  for (const { mock, pathParams } of candidates) {
+    if (mock.expiresAt !== null && now >= mock.expiresAt) continue;
+    if (!mock.conditions.evaluate(req).pass) continue;
+    if (mock.def.useLimiter > 0 && !(await deps.takeUse(mock.id, mock.def.useLimiter))) continue;
+    const response = await renderMockResponse(mock, req, pathParams, deps);
+    return { matched: true, mock: mock.def, pathParams, response, proxy: mock.def.proxy };
+  }
+  return { matched: false, nearest: nearestMisses(ns.index, req, candidates, now) };
+}

@@ -1,0 +1,53 @@
+// Forms the response of the chosen mock: store writes first (extract), then
+// the payload, headers and status of the picked response.
+import type { CompiledMock, CompiledResponse } from "./compile-mock";
+import type { EngineDeps } from "./engine";
+import { hasPlaceholders, renderString, renderTemplate, renderTemplateFile } from "./template";
+import type { EngineRequest, EngineResponse, TemplateContext } from "./types";
+
+export class TemplateFileMissingError extends Error {
+  constructor(readonly fileName: string) {
+    super(`Template file '${fileName}' does not exist in this namespace`);
+  }
+}
+
+function pickResponse(mock: CompiledMock, deps: EngineDeps): CompiledResponse {
+  if (mock.pick === "single") return mock.responses[0];
+  if (mock.pick === "random") return mock.responses[Math.floor(deps.random.next() * mock.responses.length) % mock.responses.length];
+  const r = mock.responses[mock.turn.next % mock.responses.length];
+  mock.turn.next = (mock.turn.next + 1) % mock.responses.length;
+  return r;
+}
+
+export async function renderMockResponse(mock: CompiledMock, req: EngineRequest, pathParams: Record<string, string>, deps: EngineDeps): Promise<EngineResponse> {
+  const ctx: TemplateContext = {
+    request: req,
+    pathParams,
+    namespace: req.namespace,
+    chainId: mock.def.chainId,
+    mockStore: {},
+    stores: deps.stores,
+    clock: deps.clock,
+    random: deps.random,
+  };
+  if (mock.mStore) ctx.mockStore = { ...(renderTemplate(mock.mStore, ctx) as Record<string, unknown>) };
+  for (const [key, t] of mock.extract.mStore) ctx.mockStore[key] = renderTemplate(t, ctx);
+  for (const [key, t] of mock.extract.gStore) await deps.stores.setGlobal(req.namespace, key, renderTemplate(t, ctx));
+  if (mock.def.chainId) {
+    for (const [key, t] of mock.extract.cStore) await deps.stores.setChain(req.namespace, mock.def.chainId, key, renderTemplate(t, ctx));
+  }
+
+  const picked = pickResponse(mock, deps);
+  let body: unknown;
+  if (picked.payloadTemplatePath) {
+    const fileName = renderString(picked.payloadTemplatePath, ctx);
+    const text = deps.files.read(req.namespace, fileName);
+    if (text === undefined) throw new TemplateFileMissingError(fileName);
+    body = renderTemplateFile(text, ctx);
+  } else if (picked.payload !== undefined) {
+    body = hasPlaceholders(picked.payload) ? renderTemplate(picked.payload, ctx) : picked.source.payload;
+  }
+  const headers: Record<string, string[]> = {};
+  for (const [name, values] of picked.headers) headers[name] = values.map((v) => renderString(v, ctx));
+  return { status: picked.statusCode, headers, body, delayMs: picked.delayMs };
+}

@@ -1,0 +1,79 @@
+import { describe, expect, it } from "vitest";
+import { compileUserRegex, InvalidRegexError, MAX_REGEX_LENGTH } from "./safe-regex";
+
+describe("compileUserRegex: ordinary patterns", () => {
+  it.each([
+    ["abc", "xxabcxx", true],
+    ["^abc$", "xxabcxx", false],
+    ["^abc$", "abc", true],
+    ["^[a-z]+\\d{2,3}$", "order123", true],
+    ["^[a-z]+\\d{2,3}$", "order1", false],
+    ["(?i)^hello$", "HeLLo", true],
+    ["^hello$", "HeLLo", false],
+    ["^\\w+@\\w+\\.com$", "ann@example.com", true],
+    ["^(GET|POST)$", "PUT", false],
+    ["(?P<id>\\d+)", "id=42", true],
+    ["(?s)a.b", "a\nb", true],
+    ["a.b", "a\nb", false],
+    ["^é.$", "éa", true],
+    ["", "anything", true],
+  ])("%s against %j → %s", (pattern, input, expected) => {
+    expect(compileUserRegex(pattern).test(input)).toBe(expected);
+  });
+});
+
+describe("compileUserRegex: hostile patterns run in linear time", () => {
+  // No timing assertion: a backtracking engine would not finish these inputs
+  // before the test timeout, so completing at all is the proof.
+  it("^(a+)+$ against 50,000 a's and a '!'", () => {
+    expect(compileUserRegex("^(a+)+$").test("a".repeat(50_000) + "!")).toBe(false);
+  });
+
+  it("(x+x+)+y against 50,000 x's", () => {
+    expect(compileUserRegex("(x+x+)+y").test("x".repeat(50_000))).toBe(false);
+  });
+
+  it("(.*a){20} against a long non-matching input", () => {
+    expect(compileUserRegex("^(.*a){20}$").test("a".repeat(19) + "b".repeat(50_000))).toBe(false);
+  });
+});
+
+describe("compileUserRegex: refused patterns", () => {
+  it.each([
+    ["(a)\\1", /backreferences/],
+    ["(?<n>a)\\k<n>", /backreferences/],
+    ["foo(?=bar)", /lookahead/],
+    ["foo(?!bar)", /lookahead/],
+    ["(?<=foo)bar", /lookbehind/],
+    ["(?<!foo)bar", /lookbehind/],
+    ["[a-z", /missing closing \]/],
+    ["a**", /nested repetition/],
+    ["x".repeat(MAX_REGEX_LENGTH + 1), /at most 1000/],
+  ])("%s", (pattern, reason) => {
+    let caught: unknown;
+    try {
+      compileUserRegex(pattern);
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(InvalidRegexError);
+    const error = caught as InvalidRegexError;
+    expect(error.message).toMatch(reason);
+    expect(error.pattern).toBe(pattern);
+  });
+
+  it("accepts a pattern of exactly the maximum length", () => {
+    expect(compileUserRegex("a".repeat(MAX_REGEX_LENGTH)).test("a".repeat(MAX_REGEX_LENGTH))).toBe(true);
+  });
+
+  it("refuses a cached invalid pattern again", () => {
+    expect(() => compileUserRegex("(?=x)")).toThrow(InvalidRegexError);
+    expect(() => compileUserRegex("(?=x)")).toThrow(InvalidRegexError);
+  });
+});
+
+describe("compileUserRegex: cache", () => {
+  it("returns the same compiled object for the same source", () => {
+    expect(compileUserRegex("^cached$")).toBe(compileUserRegex("^cached$"));
+  });
+});
