@@ -7,6 +7,7 @@ import type { Endpoint } from "./endpoint";
 import { healthEndpoints } from "./health";
 import { identityProviderEndpoints } from "./identity-providers";
 import { integrationEndpoints } from "./integrations";
+import { mockEndpoints } from "./mock-endpoints";
 import { memberEndpoints, namespaceEndpoints } from "./namespaces";
 import { userEndpoints } from "./users";
 
@@ -20,4 +21,5 @@ export const allEndpoints: Endpoint[] = [
   ...Object.values(emailEndpoints),
   ...Object.values(auditEndpoints),
   ...Object.values(integrationEndpoints),
+  ...Object.values(mockEndpoints),
 ];

@@ -1,0 +1,168 @@
+// Storing mocks: create or overwrite with duplicate detection, versions on
+// every change, soft delete to the recycle bin, restore, purge. Every change
+// notifies "mocks_changed" so each process rebuilds that namespace's index.
+import { randomUUID } from "node:crypto";
+import type { Actor } from "@/server/auth/actor";
+import { MOCK_SCHEMA_VERSION, MockInput, protocolOf, type MockDefinition } from "@/server/contracts/mock";
+import type { SaveResult, StoredMock } from "@/server/contracts/mock-api";
+import { db, Prisma, type Mock } from "@/server/db/client";
+import { notifyMocksChanged } from "@/server/db/notify";
+import { compileMock } from "@/server/engine/compile-mock";
+import { joinRoute } from "@/server/engine/route";
+import { InvalidRegexError } from "@/server/engine/safe-regex";
+import { AppError, errors } from "@/server/errors";
+import type { NamespaceScope } from "./namespace-access";
+
+type Tx = Prisma.TransactionClient;
+export type MockBody = ReturnType<typeof MockInput.parse>;
+
+/** Method and route text of a mock, for lists, conflicts and logs. */
+export function endpointOf(def: MockBody): { method: string | null; route: string | null } {
+  if (def.http) return { method: def.http.httpMethod ?? null, route: joinRoute(def.pathPrefix, def.http.route) };
+  if (def.graphql) return { method: def.graphql.operation ?? null, route: def.graphql.field ?? def.graphql.path ?? null };
+  if (def.soap) return { method: def.soap.action ?? def.soap.method ?? null, route: def.soap.path ?? null };
+  if (def.grpc) return { method: def.grpc.method, route: def.grpc.service };
+  if (def.mcp) return { method: def.mcp.method, route: def.mcp.tool ?? def.mcp.prompt ?? def.mcp.resource ?? null };
+  if (def.sse) return { method: "GET", route: def.sse.eventPath ?? def.sse.route ?? null };
+  if (def.socket) return { method: def.socket.event ?? null, route: def.socket.serverName };
+  if (def.kafka) return { method: "topic", route: def.kafka.topic };
+  if (def.rabbitmq) return { method: "queue", route: def.rabbitmq.queue };
+  if (def.s3) return { method: "bucket", route: def.s3.bucket };
+  if (def.smtp) return { method: "smtp", route: def.smtp.serverName ?? null };
+  return { method: null, route: null };
+}
+
+export function summaryOf(def: MockBody): string {
+  const { method, route } = endpointOf(def);
+  return `${method ?? "ANY"} ${route ?? "(no route)"}`;
+}
+
+/** Canonical JSON: object keys sorted, so equal definitions compare equal. */
+export function canonical(value: unknown): string {
+  return JSON.stringify(value, (_k, v) => (v && typeof v === "object" && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b))) : v));
+}
+
+function matchingKeys(def: MockBody): string {
+  const block = (def.http ?? def.grpc ?? def.mcp ?? def.graphql ?? def.soap ?? {}) as Record<string, unknown>;
+  return canonical([block.conditions ?? [], block.queryParams ?? [], block.header ?? [], block.meta ?? []]);
+}
+
+/** Refuses a mock the engine could not serve (e.g. a regex RE2 does not support) with a 400. */
+export function assertServable(def: MockBody) {
+  try {
+    compileMock({ ...def, id: def.id ?? "new", namespace: "check" } as MockDefinition, 0, 0);
+  } catch (err) {
+    if (err instanceof InvalidRegexError) throw errors.validation(`Invalid regular expression: ${err.message}`, [{ location: "body", field: "conditions", message: err.message }]);
+    throw err;
+  }
+}
+
+function storedView(row: Mock, namespace: string): StoredMock {
+  const def = row.definition as Record<string, unknown>;
+  return {
+    ...(def as MockBody),
+    id: row.id,
+    namespace,
+    createdAt: row.createdAt.getTime(),
+    updatedAt: row.updatedAt.getTime(),
+    useCounter: row.useCounter,
+    version: row.version,
+    deleted: Boolean(row.deletedAt),
+    deletedAt: row.deletedAt ? row.deletedAt.getTime() : null,
+    protocol: row.protocol as StoredMock["protocol"],
+  };
+}
+
+function columnsOf(def: MockBody) {
+  const { method, route } = endpointOf(def);
+  return {
+    protocol: protocolOf(def),
+    method,
+    route,
+    chainId: def.chainId ?? null,
+    folderId: def.folderId ?? null,
+    tags: def.tags ?? [],
+    priority: def.priority,
+    useLimiter: def.useLimiter,
+    schemaVersion: MOCK_SCHEMA_VERSION,
+  };
+}
+
+/** The definition as stored: id and namespace live in columns. */
+function definitionOf(def: MockBody): Prisma.InputJsonValue {
+  const { id: _id, namespace: _ns, ...rest } = def;
+  return rest as Prisma.InputJsonValue;
+}
+
+async function writeVersion(tx: Tx, row: Mock, actor: Actor, change: string) {
+  await tx.mockVersion.create({ data: { mockPk: row.pk, version: row.version, definition: row.definition as Prisma.InputJsonValue, createdBy: actor.user.username, change } });
+}
+
+async function overwrite(tx: Tx, existing: Mock, def: MockBody, actor: Actor, change: string): Promise<Mock> {
+  const row = await tx.mock.update({
+    where: { pk: existing.pk },
+    data: { ...columnsOf(def), definition: definitionOf(def), version: existing.version + 1, deletedAt: null },
+  });
+  await writeVersion(tx, row, actor, change);
+  return row;
+}
+
+async function create(tx: Tx, scope: NamespaceScope, def: MockBody, actor: Actor): Promise<Mock> {
+  const row = await tx.mock.create({
+    data: { id: def.id ?? randomUUID(), namespaceId: scope.id, ...columnsOf(def), definition: definitionOf(def), createdBy: actor.user.username },
+  });
+  await writeVersion(tx, row, actor, "created");
+  return row;
+}
+
+async function findDuplicate(tx: Tx, scope: NamespaceScope, def: MockBody) {
+  const { method, route } = endpointOf(def);
+  if (route === null) return null;
+  const sameEndpoint = await tx.mock.findMany({ where: { namespaceId: scope.id, deletedAt: null, protocol: protocolOf(def), method, route } });
+  const keys = matchingKeys(def);
+  const body = canonical(definitionOf(def));
+  for (const m of sameEndpoint) {
+    const other = MockInput.safeParse(m.definition);
+    if (!other.success || matchingKeys(other.data) !== keys) continue;
+    return { mock: m, level: canonical(definitionOf(other.data)) === body ? ("strict" as const) : ("similar" as const) };
+  }
+  return null;
+}
+
+export async function saveMock(actor: Actor, scope: NamespaceScope, def: MockBody, intent?: "overwrite" | "create_new"): Promise<SaveResult> {
+  assertServable(def);
+  const result = await db().$transaction(async (tx) => {
+    if (def.id) {
+      const sameId = await tx.mock.findUnique({ where: { namespaceId_id: { namespaceId: scope.id, id: def.id } } });
+      if (sameId) {
+        if (intent === "create_new") throw errors.conflict(`A mock with id '${def.id}' already exists`, [{ location: "body", field: "id", message: "already taken" }]);
+        return { row: await overwrite(tx, sameId, def, actor, "overwritten"), overwritten: true };
+      }
+    }
+    if (intent !== "create_new") {
+      const dup = await findDuplicate(tx, scope, def);
+      if (dup && intent === "overwrite") return { row: await overwrite(tx, dup.mock, { ...def, id: dup.mock.id }, actor, "overwritten"), overwritten: true };
+      if (dup) {
+        throw new AppError("duplicate_entity", `A mock for ${summaryOf(def)} with the same conditions exists: '${dup.mock.id}'. Use ?intent=overwrite or ?intent=create_new.`, {
+          status: 409,
+          extra: { matchLevel: dup.level, existing: { id: dup.mock.id, summary: summaryOf(def) } },
+        });
+      }
+    }
+    return { row: await create(tx, scope, def, actor), overwritten: false };
+  });
+  await notifyMocksChanged(scope.id);
+  return { overwritten: result.overwritten, mock: { id: result.row.id, namespace: scope.name, createdAt: result.row.createdAt.getTime(), useCounter: result.row.useCounter } };
+}
+
+export async function findMock(scope: NamespaceScope, id: string, opts: { includeDeleted?: boolean } = {}) {
+  const row = await db().mock.findUnique({ where: { namespaceId_id: { namespaceId: scope.id, id } } });
+  if (!row || (row.deletedAt && !opts.includeDeleted)) throw errors.notFound("Mock");
+  return row;
+}
+
+export async function getMock(scope: NamespaceScope, id: string): Promise<StoredMock> {
+  return storedView(await findMock(scope, id, { includeDeleted: true }), scope.name);
+}
+
+export { storedView };
