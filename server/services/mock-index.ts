@@ -39,6 +39,7 @@ export function parseStoredMock(row: { id: string; definition: unknown }, namesp
 }
 
 export interface NamespaceIndex extends BuildResult {
+  namespaceId: string;
   files: TemplateFiles;
 }
 
@@ -61,7 +62,7 @@ async function load(namespaceId: string, name: string): Promise<NamespaceIndex> 
   });
   const built = buildNamespace(name, mocks, files);
   if (built.rejected.length) logger().warn({ namespace: name, rejected: built.rejected }, "mocks that could not be compiled");
-  return { ...built, files };
+  return { ...built, namespaceId, files };
 }
 
 /** The compiled mocks of a namespace, or undefined when it does not exist. */
