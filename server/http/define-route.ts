@@ -5,7 +5,7 @@
 //   export const POST = defineRoute(authEndpoints.createToken, ({ actor, body }) => createToken(actor, body));
 import type { z } from "zod";
 import { type Actor, isAdmin } from "@/server/auth/actor";
-import { authenticate } from "@/server/auth/authenticate";
+import { authenticate, bearerFrom } from "@/server/auth/authenticate";
 import type { Endpoint } from "@/server/contracts/endpoint";
 import { env } from "@/server/env";
 import { AppError, errors, toEnvelope } from "@/server/errors";
@@ -63,12 +63,12 @@ export function defineRoute<E extends Endpoint>(endpoint: E, handler: Handler<E>
 async function prepare(endpoint: Endpoint, req: Request, ctx: NextContext | undefined, requestId: string, ip: string) {
   if (endpoint.rateLimit === "auth") await enforceRateLimit(`ip:${ip}:auth`, env().RATE_LIMIT_AUTH_PER_MINUTE);
 
-  const actor = await authenticate(req.headers, ip);
+  const actor = await authenticateFor(endpoint, req, ip);
   if (endpoint.auth !== "none" && !actor) throw errors.unauthorized();
   if (actor?.credentialId) await enforceRateLimit(`cred:${actor.credentialId}`, env().RATE_LIMIT_API_PER_MINUTE);
   if (endpoint.auth === "admin" && actor && !isAdmin(actor)) throw errors.forbidden("This needs the admin role");
 
-  const rawParams = ctx ? await ctx.params : {};
+  const rawParams = (ctx ? await ctx.params : undefined) ?? {};
   refuseNul(rawParams, "path");
   const params = endpoint.params ? parse(endpoint.params, rawParams, "path") : undefined;
   const url = new URL(req.url);
@@ -105,6 +105,21 @@ function refuseNul(values: Record<string, unknown>, location: "path" | "query" |
     if (typeof value === "string" && value.includes("\0")) {
       throw errors.validation("Text may not contain NUL characters", [{ location, field, message: "contains U+0000" }]);
     }
+  }
+}
+
+/**
+ * On anonymous endpoints (login, reset…) a stale session cookie is simply no
+ * session: otherwise a browser whose session ended elsewhere could not log in
+ * again. A bad bearer token is still an error there.
+ */
+async function authenticateFor(endpoint: Endpoint, req: Request, ip: string) {
+  if (endpoint.auth !== "none") return authenticate(req.headers, ip);
+  try {
+    return await authenticate(req.headers, ip);
+  } catch (err) {
+    if (err instanceof AppError && err.code === "unauthorized" && !bearerFrom(req.headers)) return null;
+    throw err;
   }
 }
 

@@ -134,3 +134,11 @@ describe("NUL characters", () => {
     expect(res.body.details[0]).toMatchObject({ location: "body", field: "username" });
   });
 });
+
+describe("stale session cookies", () => {
+  it("do not stop anonymous endpoints such as login", async () => {
+    const { user, password } = await makeUser();
+    const res = await call(login.POST, "/api/v1/auth/login", { method: "POST", cookie: "polymock_session=long-gone-session-token", body: { username: user.username, password } });
+    expect(res.status).toBe(200);
+  });
+});

@@ -39,7 +39,8 @@ export async function call<T = any>(handler: Handler, url: string, opts: CallOpt
     if (!headers.has("content-type")) headers.set("content-type", "application/json");
   }
   const req = new Request(new URL(url, "http://localhost:5770"), { method: opts.method ?? "GET", headers, body });
-  const res = await handler(req, { params: Promise.resolve(opts.params ?? {}) });
+  // Like Next.js: routes without dynamic segments get params that resolve to undefined.
+  const res = await handler(req, { params: Promise.resolve(opts.params as Record<string, string>) });
   const text = await res.text();
   let parsed: unknown = text;
   try {
