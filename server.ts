@@ -10,6 +10,7 @@ import { PEER_HEADER, requestIdFrom } from "@/server/http/request-meta";
 import { logger } from "@/server/lib/logger";
 import { observeRequest } from "@/server/observability/metrics";
 import { handleStubRequest, isStubPath } from "@/server/transport/http-stub";
+import { stubRecorder } from "@/server/transport/stub-recorder";
 
 process.env.SERVICE_NAME ??= "web";
 const log = logger();
@@ -32,7 +33,16 @@ async function main() {
     res.on("finish", () => {
       observeRequest(req.method ?? "GET", pathname, res.statusCode, Number(process.hrtime.bigint() - started) / 1e9);
     });
-    if (isStubPath(pathname)) return handleStubRequest(req, res, requestId);
+    if (isStubPath(pathname)) {
+      handleStubRequest(req, res, requestId).catch((err) => {
+        log.error({ err, requestId }, "stub request failed");
+        if (!res.headersSent) {
+          res.writeHead(500, { "Content-Type": "application/json" });
+          res.end(JSON.stringify({ error: "Internal server error", code: "internal", request_id: requestId }));
+        } else res.destroy();
+      });
+      return;
+    }
     if (!res.hasHeader("X-Request-Id")) res.setHeader("X-Request-Id", requestId);
     handle(req, res).catch((err) => {
       log.error({ err, requestId }, "request failed");
@@ -57,7 +67,12 @@ async function main() {
     if (closing) return;
     closing = true;
     log.info({ signal }, "web shutting down");
-    server.close(() => process.exit(0));
+    // Stop taking requests, finish the ones in flight, then write the queued bookkeeping.
+    server.close(() => {
+      void stubRecorder()
+        .drain()
+        .finally(() => process.exit(0));
+    });
     server.closeIdleConnections();
     setTimeout(() => process.exit(0), 10_000).unref();
   };

@@ -3,16 +3,21 @@
 import { auditEndpoints } from "./audit";
 import { authEndpoints } from "./auth";
 import { emailEndpoints } from "./email";
+import { templateEndpoints, tempFileEndpoints } from "./file-endpoints";
 import type { Endpoint } from "./endpoint";
+import { eventEndpoints } from "./events";
 import { healthEndpoints } from "./health";
 import { identityProviderEndpoints } from "./identity-providers";
 import { integrationEndpoints } from "./integrations";
 import { mockEndpoints } from "./mock-endpoints";
 import { memberEndpoints, namespaceEndpoints } from "./namespaces";
+import { storeEndpoints } from "./store-endpoints";
+import { organisationEndpoints } from "./organisation-endpoints";
 import { userEndpoints } from "./users";
 
 export const allEndpoints: Endpoint[] = [
   ...Object.values(healthEndpoints),
+  ...Object.values(eventEndpoints),
   ...Object.values(authEndpoints),
   ...Object.values(namespaceEndpoints),
   ...Object.values(memberEndpoints),
@@ -22,4 +27,8 @@ export const allEndpoints: Endpoint[] = [
   ...Object.values(auditEndpoints),
   ...Object.values(integrationEndpoints),
   ...Object.values(mockEndpoints),
+  ...Object.values(storeEndpoints),
+  ...Object.values(templateEndpoints),
+  ...Object.values(tempFileEndpoints),
+  ...Object.values(organisationEndpoints),
 ];

@@ -106,7 +106,7 @@ export const SseBlock = z
 export const S3Block = z.object({ bucket: z.string().min(3).max(63) }).strict();
 
 /** Header values are lists (spec); a single string is accepted and wrapped. */
-export const Headers = z.record(z.string().min(1).max(200), z.union([z.string(), z.array(z.string())]).transform((v) => (Array.isArray(v) ? v : [v])));
+export const Headers = z.record(z.string().min(1).max(200).regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, "a header name: letters, digits and !#$%&'*+.^_`|~-"), z.union([z.string(), z.array(z.string())]).transform((v) => (Array.isArray(v) ? v : [v])));
 
 export const SseEvent = z
   .object({ eventName: z.string().max(200).optional(), data: z.unknown().optional(), delay: z.number().int().min(0).max(600_000).optional().describe("milliseconds before this event") })
@@ -153,7 +153,14 @@ export const Webhook = z
 const StoreWrites = z.record(z.string().min(1).max(200), z.unknown()).describe("key → value or template expression ($.req.id)");
 export const Extract = z.object({ mStore: StoreWrites.optional(), cStore: StoreWrites.optional(), gStore: StoreWrites.optional() }).strict();
 
-export const MockId = z.string().min(1).max(200).regex(/^[A-Za-z0-9._:-]+$/, "letters, digits, '.', '_', ':' and '-' only");
+/** Words that are paths of the management API (/api/v1/mocks/batch…), so no mock can be named so. */
+export const RESERVED_MOCK_IDS = ["batch", "chains", "preview", "copy-to-namespace"];
+export const MockId = z
+  .string()
+  .min(1)
+  .max(200)
+  .regex(/^[A-Za-z0-9._:-]+$/, "letters, digits, '.', '_', ':' and '-' only")
+  .refine((id) => !RESERVED_MOCK_IDS.includes(id), "this id is reserved by the API");
 
 export const MockInput = z
   .object({

@@ -63,6 +63,8 @@ describe("POST /api/v1/mocks", () => {
       [{ http: { route: "/x" }, response: { statusCode: "200" } }, "response.statusCode"],
       [{ http: { route: "/x", conditions: [{ path: "a", assertAction: "matches", value: "(a)\\1" }] } }, "conditions"],
       [{ id: "has space", http: { route: "/x" } }, "id"],
+      [{ id: "batch", http: { route: "/x" } }, "id"],
+      [{ folderId: "7d7a0e3c-1111-4a4a-9a9a-000000000000", http: { route: "/x" } }, "folderId"],
     ];
     for (const [body, field] of cases) {
       const res = await save(body);

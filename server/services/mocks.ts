@@ -132,6 +132,10 @@ async function findDuplicate(tx: Tx, scope: NamespaceScope, def: MockBody) {
 export async function saveMock(actor: Actor, scope: NamespaceScope, def: MockBody, intent?: "overwrite" | "create_new"): Promise<SaveResult> {
   assertServable(def);
   const result = await db().$transaction(async (tx) => {
+    if (def.folderId) {
+      const folder = await tx.mockFolder.findFirst({ where: { id: def.folderId, namespaceId: scope.id }, select: { id: true } });
+      if (!folder) throw errors.validation("No such folder in this namespace", [{ location: "body", field: "folderId", message: "unknown folder" }]);
+    }
     if (def.id) {
       const sameId = await tx.mock.findUnique({ where: { namespaceId_id: { namespaceId: scope.id, id: def.id } } });
       if (sameId) {
@@ -166,3 +170,6 @@ export async function getMock(scope: NamespaceScope, id: string): Promise<Stored
 }
 
 export { storedView };
+
+// Bulk writers (server/services/mock-rows.ts) fill the same columns from a definition.
+export { columnsOf, definitionOf };

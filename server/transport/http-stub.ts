@@ -1,23 +1,32 @@
-// The node:http fast path for stub traffic (/stubs/<namespace>/<path>). No
-// mocks exist yet (the engine comes next), so every stub call is an unmatched
-// request: 404 in the error envelope, code not_found.
+// The node:http fast path for stub traffic: /stubs/<namespace>/<path>.
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { serveStub } from "./stub-core";
+import { readStubBody, StubBodyTooLarge } from "./stub-body";
 
 export function isStubPath(pathname: string): boolean {
   return pathname === "/stubs" || pathname.startsWith("/stubs/");
 }
 
-export function handleStubRequest(req: IncomingMessage, res: ServerResponse, requestId: string) {
-  const url = new URL(req.url ?? "/", "http://stub");
-  const [, , namespace = "", ...rest] = url.pathname.split("/");
-  const body = JSON.stringify({
-    error: `No mock matches ${req.method} /${rest.join("/")} in namespace '${decodeURIComponent(namespace) || "(none)"}'`,
-    code: "not_found",
-    request_id: requestId,
-    details: { namespace: decodeURIComponent(namespace), method: req.method, path: `/${rest.join("/")}`, nearest: [] },
-  });
-  // Drain the request body so keep-alive connections stay usable.
-  req.resume();
-  res.writeHead(404, { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(body), "X-Request-Id": requestId });
-  res.end(body);
+function listsOf(headers: IncomingMessage["headers"]): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const [k, v] of Object.entries(headers)) if (v !== undefined) out[k] = Array.isArray(v) ? v : [v];
+  return out;
+}
+
+export async function handleStubRequest(req: IncomingMessage, res: ServerResponse, requestId: string) {
+  let rawBody: string;
+  try {
+    rawBody = await readStubBody(req);
+  } catch (err) {
+    const tooLarge = err instanceof StubBodyTooLarge;
+    const text = JSON.stringify({ error: tooLarge ? err.message : "Could not read the request body", code: tooLarge ? "payload_too_large" : "validation", request_id: requestId });
+    res.writeHead(tooLarge ? 413 : 400, { "Content-Type": "application/json", "X-Request-Id": requestId, Connection: "close" });
+    res.end(text);
+    return;
+  }
+  const out = await serveStub({ method: req.method ?? "GET", url: req.url ?? "/", headers: listsOf(req.headers), rawBody, requestId });
+  if (out.delayMs > 0) await new Promise((r) => setTimeout(r, out.delayMs));
+  out.headers["Content-Length"] = String(Buffer.byteLength(out.body));
+  res.writeHead(out.status, out.headers);
+  res.end(req.method === "HEAD" ? undefined : out.body);
 }

@@ -1,0 +1,25 @@
+// The same stub serving as server.ts's fast path, for `next dev` and hosts that
+// can only run `next start` (about 35x slower; see ARCHITECTURE.md).
+import { requestIdFrom } from "@/server/http/request-meta";
+import { stubBodyLimit } from "@/server/transport/stub-body";
+import { serveStub } from "@/server/transport/stub-core";
+
+export const dynamic = "force-dynamic";
+
+async function handler(req: Request): Promise<Response> {
+  const requestId = requestIdFrom(req.headers);
+  const buffer = await req.arrayBuffer();
+  if (buffer.byteLength > stubBodyLimit()) {
+    return Response.json({ error: `Request body is larger than the stub limit of ${stubBodyLimit()} bytes`, code: "payload_too_large", request_id: requestId }, { status: 413 });
+  }
+  const headers: Record<string, string[]> = {};
+  req.headers.forEach((value, name) => (headers[name] = [value]));
+  const url = new URL(req.url);
+  const out = await serveStub({ method: req.method, url: url.pathname + url.search, headers, rawBody: Buffer.from(buffer).toString("utf8"), requestId });
+  if (out.delayMs > 0) await new Promise((r) => setTimeout(r, out.delayMs));
+  const h = new Headers();
+  for (const [name, value] of Object.entries(out.headers)) for (const v of Array.isArray(value) ? value : [value]) h.append(name, v);
+  return new Response(req.method === "HEAD" ? null : out.body, { status: out.status, headers: h });
+}
+
+export { handler as GET, handler as POST, handler as PUT, handler as PATCH, handler as DELETE, handler as HEAD, handler as OPTIONS };

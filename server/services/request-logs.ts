@@ -1,0 +1,162 @@
+// A mock's request log: rows written in batches by the stub path's recorder
+// (recordRequestLogs), read newest first by GET /api/v1/mocks/{id}/logs, and
+// kept to the newest N per mock by trimRequestLogs.
+//
+// Captured requests come from anyone who can reach /stubs, so everything
+// stored is bounded and cleaned first (boundCapturedRecord / boundCapturedBody):
+// a hostile request must not bloat the database or fail a whole batch.
+import type { z } from "zod";
+import type { MockRequestLog } from "@/server/contracts/organisation-endpoints";
+import { db, Prisma } from "@/server/db/client";
+import { findMock } from "./mocks";
+import type { NamespaceScope } from "./namespace-access";
+
+/** Most bytes of JSON kept for each of a captured request's headers, query and body. */
+export const MAX_CAPTURE_BYTES = 64 * 1024;
+/** Deeper nesting is replaced by a marker: PostgreSQL refuses very deep jsonb, and walking it could overflow the stack. */
+const MAX_DEPTH = 64;
+export const TRUNCATED_KEY = "_truncated";
+
+// PostgreSQL text and jsonb cannot hold U+0000, and jsonb refuses unpaired
+// UTF-16 surrogates; both become U+FFFD instead of failing the batch.
+const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+export function storableText(text: string, maxBytes = MAX_CAPTURE_BYTES): string {
+  const clean = text.replace(UNSTORABLE, "\ufffd");
+  return Buffer.byteLength(clean) <= maxBytes ? clean : cutUtf8(clean, maxBytes);
+}
+
+function cutUtf8(text: string, maxBytes: number): string {
+  // A cut inside a multi-byte character decodes to one U+FFFD; harmless.
+  return Buffer.from(text, "utf8").subarray(0, maxBytes).toString("utf8");
+}
+
+function clean(value: unknown, depth: number): unknown {
+  if (typeof value === "string") return value.replace(UNSTORABLE, "\ufffd");
+  if (value === null || typeof value !== "object") return typeof value === "number" && !Number.isFinite(value) ? null : value;
+  if (depth >= MAX_DEPTH) return "[nested too deep]";
+  if (Array.isArray(value)) return value.map((v) => clean(v, depth + 1));
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) if (v !== undefined) out[k.replace(UNSTORABLE, "\ufffd")] = clean(v, depth + 1);
+  return out;
+}
+
+function jsonBytes(value: unknown): number {
+  return Buffer.byteLength(JSON.stringify(value) ?? "null");
+}
+
+/**
+ * Headers or query parameters, cleaned and cut to `maxBytes` of JSON: entries
+ * are kept in order while they fit; the rest are dropped and counted under
+ * the key `_truncated`, so the shape (name → list of values) stays the same.
+ */
+export function boundCapturedRecord(record: Record<string, unknown> | null | undefined, maxBytes = MAX_CAPTURE_BYTES): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  let used = 2;
+  let dropped = 0;
+  let droppedBytes = 0;
+  for (const [key, value] of Object.entries(record ?? {})) {
+    const entry = { [key.replace(UNSTORABLE, "\ufffd")]: clean(value, 1) };
+    const size = jsonBytes(entry);
+    if (used + size > maxBytes) {
+      dropped++;
+      droppedBytes += size;
+      continue;
+    }
+    Object.assign(out, entry);
+    used += size;
+  }
+  if (dropped) out[TRUNCATED_KEY] = [`${dropped} entries (${droppedBytes} bytes) dropped past ${maxBytes} bytes`];
+  return out;
+}
+
+/**
+ * A request body, cleaned and cut to `maxBytes`: a larger text body keeps its
+ * beginning, a larger JSON body becomes the beginning of its JSON text; both
+ * end with a "…[truncated …]" marker.
+ */
+export function boundCapturedBody(body: unknown, maxBytes = MAX_CAPTURE_BYTES): unknown {
+  if (body === undefined) return undefined;
+  const cleaned = clean(body, 0);
+  const text = typeof cleaned === "string" ? cleaned : (JSON.stringify(cleaned) ?? "null");
+  const size = Buffer.byteLength(text);
+  if (size <= maxBytes) return cleaned;
+  return `${cutUtf8(text, maxBytes)}…[truncated: ${size} bytes in all]`;
+}
+
+/** Json? columns: undefined is SQL NULL (no body), null is the JSON value null. */
+export function jsonColumn(value: unknown): Prisma.InputJsonValue | typeof Prisma.DbNull | typeof Prisma.JsonNull {
+  if (value === undefined) return Prisma.DbNull;
+  if (value === null) return Prisma.JsonNull;
+  return value as Prisma.InputJsonValue;
+}
+
+export interface RequestLogRow {
+  namespaceId: string;
+  mockId: string;
+  calledAt?: Date;
+  method: string;
+  /** Path after /stubs/<namespace>, with its query string. */
+  url: string;
+  headers: Record<string, unknown>;
+  query: Record<string, unknown>;
+  body: unknown;
+  status: number;
+  durationMs: number;
+  response?: unknown;
+}
+
+/** Writes a batch of request-log rows in one statement; returns how many were written. */
+export async function recordRequestLogs(rows: RequestLogRow[]): Promise<number> {
+  if (rows.length === 0) return 0;
+  const { count } = await db().requestLog.createMany({
+    data: rows.map((r) => ({
+      namespaceId: r.namespaceId,
+      mockId: storableText(r.mockId, 200),
+      calledAt: r.calledAt ?? new Date(),
+      method: storableText(r.method, 32),
+      url: storableText(r.url, 8192),
+      headers: boundCapturedRecord(r.headers) as Prisma.InputJsonValue,
+      query: boundCapturedRecord(r.query) as Prisma.InputJsonValue,
+      body: jsonColumn(boundCapturedBody(r.body)),
+      status: Number.isInteger(r.status) ? r.status : 0,
+      durationMs: Number.isFinite(r.durationMs) ? r.durationMs : 0,
+      response: jsonColumn(boundCapturedBody(r.response)),
+    })),
+  });
+  return count;
+}
+
+/**
+ * Retention: keeps the newest `maxPerMock` rows of each mock (per namespace)
+ * and deletes the rest, in one statement. Returns how many rows went.
+ */
+export async function trimRequestLogs(maxPerMock = 1000): Promise<number> {
+  if (!Number.isInteger(maxPerMock) || maxPerMock < 0) throw new RangeError("maxPerMock must be a whole number ≥ 0");
+  return db().$executeRaw`
+    DELETE FROM "RequestLog" WHERE "id" IN (
+      SELECT "id" FROM (
+        SELECT "id", row_number() OVER (PARTITION BY "namespaceId", "mockId" ORDER BY "calledAt" DESC, "id" DESC) AS rn
+        FROM "RequestLog"
+      ) ranked
+      WHERE ranked.rn > ${maxPerMock}
+    )`;
+}
+
+/** The spec's Mock request log, newest first. Recycle-bin mocks keep their log. */
+export async function getMockLogs(scope: NamespaceScope, mockId: string, limit: number): Promise<z.output<typeof MockRequestLog>> {
+  const mock = await findMock(scope, mockId, { includeDeleted: true });
+  const rows = await db().requestLog.findMany({
+    where: { namespaceId: scope.id, mockId: mock.id },
+    orderBy: [{ calledAt: "desc" }, { id: "desc" }],
+    take: limit,
+    select: { calledAt: true, url: true, headers: true, query: true, body: true },
+  });
+  return {
+    id: mock.id,
+    requests: rows.map((r) => ({
+      calledAt: r.calledAt.toISOString(),
+      req: { header: (r.headers ?? {}) as Record<string, unknown>, body: r.body ?? null, queryParam: (r.query ?? {}) as Record<string, unknown>, url: r.url },
+    })),
+  };
+}
