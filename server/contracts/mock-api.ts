@@ -50,3 +50,65 @@ export const MockIdParams = z.object({ id: MockId });
 export const VersionParams = MockIdParams.extend({ version: z.coerce.number().int().min(1) });
 export const MockVersionView = z.object({ version: z.number().int(), createdAt: z.number().int(), createdBy: z.string().nullable(), change: z.string(), definition: z.unknown() });
 export const MockVersionList = z.object({ versions: z.array(MockVersionView.omit({ definition: true })), count: z.number().int() });
+
+// ---- Mock management: list filters, patch, batches, chains, versions, copy ----
+
+/** Most mocks one batch request may name or carry (docs/decisions.md, "Mock management API"). */
+export const MAX_BATCH = 10_000;
+
+// `deleted` is an addition to the spec's filters: the recycle bin needs a list of its own.
+export const ListMocksFilters = ListMocksQuery.extend({
+  onlyActive: QueryBool.optional().describe("default true: exclude the recycle bin; false: active and deleted mocks"),
+  deleted: QueryBool.optional().describe("true: only mocks in the recycle bin"),
+});
+export type ListMocksFilters = z.infer<typeof ListMocksFilters>;
+
+/** Fields of a stored mock that the server keeps; a PATCH may carry them back and they are ignored. */
+export const READ_ONLY_MOCK_FIELDS = ["createdAt", "updatedAt", "useCounter", "version", "deleted", "deletedAt", "protocol"] as const;
+
+// Values stay loose here on purpose: a patch is partial at every depth (`{http: {httpMethod: "POST"}}`),
+// so it is the merged mock that is validated against MockInput, and its errors name the same fields.
+export const MockPatch = z
+  .object({
+    ...Object.fromEntries(Object.keys(MockInput.shape).map((k) => [k, z.unknown().optional().describe(`as Mock.${k}; null removes it`)])),
+    ...Object.fromEntries(READ_ONLY_MOCK_FIELDS.map((k) => [k, z.unknown().optional().describe("read-only; ignored")])),
+  })
+  .strict()
+  .describe("Fields to change. Objects (protocol blocks, response, proxy, …) merge into the stored ones, arrays and response.payload replace, null removes a field; the merged mock must be a valid Mock.");
+export type MockPatch = z.infer<typeof MockPatch>;
+
+export const MockBatch = z.array(MockInput).max(MAX_BATCH).describe(`at most ${MAX_BATCH} mocks`);
+export const BatchSaveResult = z.object({ created: z.number().int(), overwritten: z.number().int(), mocks: z.array(MockRecord).describe("in the order of the request") });
+export type BatchSaveResult = z.infer<typeof BatchSaveResult>;
+
+const MockTag = MockInput.shape.tags.unwrap().element;
+export const MockIds = z.object({ ids: z.array(MockId).min(1).max(MAX_BATCH) }).strict();
+export const BatchTagsInput = z
+  .object({
+    ids: MockIds.shape.ids,
+    addTags: z.array(MockTag).max(50).default([]),
+    removeTags: z.array(MockTag).max(50).default([]).describe("applied before addTags"),
+  })
+  .strict()
+  .refine((v) => v.addTags.length + v.removeTags.length > 0, { message: "give addTags or removeTags", path: ["addTags"] });
+export const BatchMoveInput = z.object({ ids: MockIds.shape.ids, folderId: z.string().uuid().nullable().describe("null: the root") }).strict();
+
+const NotFoundIds = z.array(z.string()).describe("ids that matched no mock the operation applies to");
+export const BatchDeleteResult = z.object({ deleted: z.number().int(), notFound: NotFoundIds });
+export const BatchRestoreResult = z.object({ restored: z.number().int(), notFound: NotFoundIds });
+export const BatchTagsResult = z.object({ updated: z.number().int(), notFound: NotFoundIds });
+export const BatchMoveResult = z.object({ moved: z.number().int(), notFound: NotFoundIds });
+
+export const PurgeResult = z.object({ id: z.string(), purged: z.literal(true) });
+
+export const ChainParams = z.object({ id: z.string().min(1).max(200) });
+export const ChainMocks = z.object({ mocks: z.array(StoredMock), count: z.number().int() });
+export const ChainDeleteResult = z.object({ deleted: z.number().int().describe("mocks moved to the recycle bin"), clearedStoreKeys: z.number().int() });
+
+export const CopyToNamespaceInput = z
+  .object({ sourceNamespace: z.string().min(1).max(63), targetNamespace: z.string().min(1).max(63), mockIds: z.array(MockId).min(1).max(MAX_BATCH) })
+  .strict();
+export const CopyToNamespaceResult = z.object({
+  copied: z.array(z.object({ sourceId: z.string(), id: z.string().describe("the source id when it was free in the target, else a new one") })),
+  count: z.number().int(),
+});

@@ -1,9 +1,50 @@
 import { endpoint } from "./endpoint";
 import { MockInput } from "./mock";
-import { MockIdParams, SaveMockQuery, SaveResult, StoredMock } from "./mock-api";
+import {
+  BatchDeleteResult,
+  BatchMoveInput,
+  BatchMoveResult,
+  BatchRestoreResult,
+  BatchSaveResult,
+  BatchTagsInput,
+  BatchTagsResult,
+  ChainDeleteResult,
+  ChainMocks,
+  ChainParams,
+  CopyToNamespaceInput,
+  CopyToNamespaceResult,
+  ListMocksFilters,
+  MockBatch,
+  MockIdParams,
+  MockIds,
+  MockList,
+  MockPatch,
+  MockVersionList,
+  MockVersionView,
+  PurgeResult,
+  SaveMockQuery,
+  SaveResult,
+  StoredMock,
+  VersionParams,
+} from "./mock-api";
 
 const tag = "Mocks";
 export const mockEndpoints = {
   save: endpoint({ method: "POST", path: "/api/v1/mocks", tag, summary: "Create a mock, or overwrite one (same id, or ?intent=overwrite); 409 duplicate_entity for the same endpoint and conditions", auth: "user", namespaced: true, permission: "write", query: SaveMockQuery, body: MockInput, response: SaveResult }),
   get: endpoint({ method: "GET", path: "/api/v1/mocks/{id}", tag, summary: "One mock (also from the recycle bin)", auth: "user", namespaced: true, permission: "read", params: MockIdParams, response: StoredMock }),
+  list: endpoint({ method: "GET", path: "/api/v1/mocks", tag, summary: "List mocks, newest updated first; active ones unless onlyActive=false or deleted=true", auth: "user", namespaced: true, permission: "read", query: ListMocksFilters, response: MockList }),
+  patch: endpoint({ method: "PATCH", path: "/api/v1/mocks/{id}", tag, summary: "Merge fields into an active mock (a new version); returns the updated mock", auth: "user", namespaced: true, permission: "write", params: MockIdParams, body: MockPatch, response: StoredMock }),
+  remove: endpoint({ method: "DELETE", path: "/api/v1/mocks/{id}", tag, summary: "Move a mock to the recycle bin (soft delete); returns it", auth: "user", namespaced: true, permission: "delete", params: MockIdParams, response: StoredMock }),
+  purge: endpoint({ method: "DELETE", path: "/api/v1/mocks/{id}/purge", tag, summary: "Delete a mock and its history permanently (active or in the recycle bin)", auth: "user", namespaced: true, permission: "delete", params: MockIdParams, response: PurgeResult }),
+  versions: endpoint({ method: "GET", path: "/api/v1/mocks/{id}/versions", tag, summary: "Version history of a mock, newest first", auth: "user", namespaced: true, permission: "read", params: MockIdParams, response: MockVersionList }),
+  version: endpoint({ method: "GET", path: "/api/v1/mocks/{id}/versions/{version}", tag, summary: "One version with its definition", auth: "user", namespaced: true, permission: "read", params: VersionParams, response: MockVersionView }),
+  restoreVersion: endpoint({ method: "POST", path: "/api/v1/mocks/{id}/versions/{version}/restore", tag, summary: "Make an active mock what it was at a version, as a new version", auth: "user", namespaced: true, permission: "write", params: VersionParams, response: StoredMock }),
+  batchSave: endpoint({ method: "POST", path: "/api/v1/mocks/batch", tag, summary: "Create or overwrite up to 10,000 mocks in one transaction (existing ids are overwritten; ?intent=create_new refuses them)", auth: "user", namespaced: true, permission: "write", query: SaveMockQuery, body: MockBatch, response: BatchSaveResult }),
+  batchDelete: endpoint({ method: "DELETE", path: "/api/v1/mocks/batch", tag, summary: "Move active mocks to the recycle bin", auth: "user", namespaced: true, permission: "delete", body: MockIds, response: BatchDeleteResult }),
+  batchRestore: endpoint({ method: "POST", path: "/api/v1/mocks/batch/restore", tag, summary: "Restore mocks from the recycle bin", auth: "user", namespaced: true, permission: "write", body: MockIds, response: BatchRestoreResult }),
+  batchTags: endpoint({ method: "PATCH", path: "/api/v1/mocks/batch/tags", tag, summary: "Remove, then add tags on active mocks", auth: "user", namespaced: true, permission: "write", body: BatchTagsInput, response: BatchTagsResult }),
+  batchMove: endpoint({ method: "PATCH", path: "/api/v1/mocks/batch/move", tag, summary: "Move active mocks to a folder of the namespace (null: the root)", auth: "user", namespaced: true, permission: "write", body: BatchMoveInput, response: BatchMoveResult }),
+  chain: endpoint({ method: "GET", path: "/api/v1/mocks/chains/{id}", tag, summary: "Active mocks of a chain, in creation order", auth: "user", namespaced: true, permission: "read", params: ChainParams, response: ChainMocks }),
+  deleteChain: endpoint({ method: "DELETE", path: "/api/v1/mocks/chains/{id}", tag, summary: "Move a chain's mocks to the recycle bin and clear its chain store", auth: "user", namespaced: true, permission: "delete", params: ChainParams, response: ChainDeleteResult }),
+  copyToNamespace: endpoint({ method: "POST", path: "/api/v1/mocks/copy-to-namespace", tag, summary: "Copy mocks to another namespace (read in the source, write in the target); ids kept when free", auth: "user", permission: "write", body: CopyToNamespaceInput, response: CopyToNamespaceResult }),
 } as const;

@@ -10,7 +10,8 @@ import { logger } from "@/server/lib/logger";
 
 interface Entry {
   namespaceId: string;
-  built: Promise<NamespaceIndex>;
+  /** undefined once the namespace is deleted. */
+  built: Promise<NamespaceIndex | undefined>;
   /** Bumped on every invalidation so a slow rebuild cannot overwrite a newer one. */
   generation: number;
 }
@@ -45,7 +46,9 @@ export interface NamespaceIndex extends BuildResult {
 
 // Template files travel with the index (a change to either sends the same
 // notification), so rendering a template file never waits for the database.
-async function load(namespaceId: string, name: string): Promise<NamespaceIndex> {
+async function load(namespaceId: string, name: string): Promise<NamespaceIndex | undefined> {
+  const ns = await db().namespace.findUnique({ where: { id: namespaceId }, select: { deletedAt: true } });
+  if (!ns || ns.deletedAt) return undefined;
   const [rows, fileRows] = await Promise.all([
     db().mock.findMany({
       where: { namespaceId, deletedAt: null },
@@ -82,11 +85,20 @@ export async function namespaceMocks(name: string): Promise<NamespaceIndex | und
   return entry.built;
 }
 
-/** Drops a namespace's index; the next request rebuilds it. Called locally and on NOTIFY. */
+/**
+ * Rebuilds a namespace's index at once (on NOTIFY), so the first request after
+ * a change finds it ready or nearly so. Requests arriving meanwhile wait for
+ * the new index rather than being answered by the old one.
+ */
 export function invalidateNamespace(namespaceId: string) {
   const s = state();
   const name = s.nameById.get(namespaceId);
-  if (name !== undefined) s.byName.delete(name);
+  if (name === undefined || !s.byName.has(name)) return;
+  const entry: Entry = { namespaceId, built: load(namespaceId, name), generation: ++s.generation };
+  s.byName.set(name, entry);
+  entry.built.catch(() => {
+    if (s.byName.get(name) === entry) s.byName.delete(name);
+  });
 }
 
 export function invalidateAll() {

@@ -101,7 +101,8 @@ async function writeVersion(tx: Tx, row: Mock, actor: Actor, change: string) {
 async function overwrite(tx: Tx, existing: Mock, def: MockBody, actor: Actor, change: string): Promise<Mock> {
   const row = await tx.mock.update({
     where: { pk: existing.pk },
-    data: { ...columnsOf(def), definition: definitionOf(def), version: existing.version + 1, deletedAt: null },
+    // The database increments, so two concurrent overwrites get distinct versions instead of a clash.
+    data: { ...columnsOf(def), definition: definitionOf(def), version: { increment: 1 }, deletedAt: null },
   });
   await writeVersion(tx, row, actor, change);
   return row;

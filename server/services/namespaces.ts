@@ -3,6 +3,7 @@ import type { z } from "zod";
 import { type Actor, isAdmin } from "@/server/auth/actor";
 import type { AddMemberInput, CreateNamespaceInput } from "@/server/contracts/namespaces";
 import { db, Prisma } from "@/server/db/client";
+import { notifyMocksChanged } from "@/server/db/notify";
 import { errors } from "@/server/errors";
 import { recordAudit } from "./audit";
 import { canManageMembers, type MemberRole, namespaceNotFound, type NamespaceScope, ROLE_PERMISSIONS } from "./namespace-access";
@@ -108,6 +109,7 @@ export async function adminDeleteNamespace(actor: Actor, name: string) {
   const ns = await findNamespace(name);
   if (ns.deletedAt) return adminView(ns);
   const row = await db().namespace.update({ where: { id: ns.id }, data: { deletedAt: new Date() }, include: adminInclude });
+  await notifyMocksChanged(ns.id); // every process stops serving its stubs
   await recordAudit({ actor, action: "admin.namespace_delete", namespace: name, targetType: "namespace", targetId: ns.id });
   return adminView(row);
 }
@@ -115,6 +117,7 @@ export async function adminDeleteNamespace(actor: Actor, name: string) {
 export async function adminRestoreNamespace(actor: Actor, name: string) {
   const ns = await findNamespace(name);
   const row = await db().namespace.update({ where: { id: ns.id }, data: { deletedAt: null }, include: adminInclude });
+  await notifyMocksChanged(ns.id);
   await recordAudit({ actor, action: "admin.namespace_restore", namespace: name, targetType: "namespace", targetId: ns.id });
   return adminView(row);
 }
