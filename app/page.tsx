@@ -1,5 +1,8 @@
 import { redirect } from "next/navigation";
+import { serverContext } from "./_trpc/server";
 
-export default function Home() {
-  redirect("/login");
+// The dashboard comes later; until then a signed-in user starts at their profile.
+export default async function Home() {
+  const ctx = await serverContext();
+  redirect(ctx.actor ? "/settings/profile" : "/login");
 }

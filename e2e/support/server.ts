@@ -55,13 +55,19 @@ export async function startServer(extraEnv: Record<string, string> = {}): Promis
     detached: true,
   });
   const deadline = Date.now() + 90_000;
+  const giveUp = async (why: string) => {
+    // Leave nothing behind: an orphaned launcher keeps Playwright's output open.
+    if (child.exitCode === null && child.pid) process.kill(-child.pid, "SIGKILL");
+    await database.drop().catch(() => {});
+    throw new Error(why);
+  };
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
+    if (child.exitCode !== null) await giveUp(`server exited with ${child.exitCode}`);
     try {
       const res = await fetch(`${baseUrl}/health/ready`);
       if (res.ok) break;
     } catch {}
-    if (Date.now() > deadline) throw new Error("server did not become ready in 90 s");
+    if (Date.now() > deadline) await giveUp("server did not become ready in 90 s");
     await new Promise((r) => setTimeout(r, 300));
   }
   return {

@@ -40,13 +40,13 @@ export async function createTrpcContext(opts: { headers: AuthHeaders }): Promise
 /** A field name and what is wrong with it, as forms show it. */
 export type FieldErrors = Record<string, string>;
 
-function fieldErrorsOf(details: unknown): FieldErrors {
+function fieldErrorsOf(details: unknown, fallback: string): FieldErrors {
   const out: FieldErrors = {};
   const list = Array.isArray(details) ? details : details && typeof details === "object" ? [details] : [];
   for (const item of list) {
     if (!item || typeof item !== "object") continue;
     const { field, message } = item as { field?: unknown; message?: unknown };
-    if (typeof field === "string" && field && !(field in out)) out[field] = typeof message === "string" ? message : "invalid";
+    if (typeof field === "string" && field && !(field in out)) out[field] = typeof message === "string" ? message : fallback;
   }
   return out;
 }
@@ -76,7 +76,7 @@ const t = initTRPC.context<TrpcContext>().create({
         /** The AppError code (snake_case, as in the REST envelope), not tRPC's. */
         code: app?.code ?? (shape.data.code === "INTERNAL_SERVER_ERROR" ? "internal" : shape.data.code.toLowerCase()),
         details: app?.details ?? null,
-        fieldErrors: fieldErrorsOf(app?.details),
+        fieldErrors: app ? fieldErrorsOf(app.details, app.message) : {},
         requestId: ctx?.requestId ?? null,
       },
     };

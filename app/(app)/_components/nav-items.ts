@@ -1,0 +1,34 @@
+import { Boxes, KeyRound, type LucideIcon, Mail, ScrollText, ShieldCheck, UserRound, Users } from "lucide-react";
+
+export interface NavItem {
+  href: string;
+  label: string;
+  icon: LucideIcon;
+}
+
+export interface NavGroup {
+  label: string;
+  adminOnly?: boolean;
+  items: NavItem[];
+}
+
+export const NAV: NavGroup[] = [
+  {
+    label: "Account",
+    items: [
+      { href: "/settings/profile", label: "Profile", icon: UserRound },
+      { href: "/settings/tokens", label: "API tokens", icon: KeyRound },
+    ],
+  },
+  {
+    label: "Administration",
+    adminOnly: true,
+    items: [
+      { href: "/admin/users", label: "Users", icon: Users },
+      { href: "/admin/namespaces", label: "Namespaces", icon: Boxes },
+      { href: "/admin/identity-providers", label: "Identity providers", icon: ShieldCheck },
+      { href: "/admin/email", label: "E-mail", icon: Mail },
+      { href: "/admin/audit", label: "Audit log", icon: ScrollText },
+    ],
+  },
+];

@@ -1,0 +1,152 @@
+"use client";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { Boxes, Search } from "lucide-react";
+import { useState } from "react";
+import { toast } from "sonner";
+import type { z } from "zod";
+import { useTRPC } from "@/app/_trpc/client";
+import { errorMessage } from "@/components/lib/api-error";
+import { formatDate } from "@/components/lib/format";
+import { useDebounced } from "@/components/lib/use-debounced";
+import { ApiErrorAlert } from "@/components/ui/api-error-alert";
+import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { Card, CardContent } from "@/components/ui/card";
+import { Checkbox } from "@/components/ui/checkbox";
+import { ConfirmDialog } from "@/components/ui/confirm-dialog";
+import { EmptyState } from "@/components/ui/empty-state";
+import { Input } from "@/components/ui/input";
+import { Label } from "@/components/ui/label";
+import { PageHeader } from "@/components/ui/page-header";
+import { SkeletonRows } from "@/components/ui/skeleton";
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import type { AdminNamespaceView } from "@/server/contracts/namespaces";
+import { CreateNamespaceDialog } from "./create-namespace-dialog";
+import { MembersDialog } from "./members-dialog";
+
+type Namespace = z.infer<typeof AdminNamespaceView>;
+
+export function NamespacesPage() {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const [search, setSearch] = useState("");
+  const [showDeleted, setShowDeleted] = useState(false);
+  const debounced = useDebounced(search.trim());
+  const list = useQuery(trpc.namespaces.admin.list.queryOptions({ search: debounced || undefined, includeDeleted: showDeleted ? "true" : undefined }));
+  const [membersOf, setMembersOf] = useState<string | null>(null);
+  const [deleting, setDeleting] = useState<Namespace | null>(null);
+  // The admin list and the switcher's list both change.
+  const invalidate = () => queryClient.invalidateQueries({ queryKey: trpc.namespaces.pathKey() });
+  const remove = useMutation(
+    trpc.namespaces.admin.remove.mutationOptions({
+      onSuccess: (ns) => {
+        void invalidate();
+        setDeleting(null);
+        toast.success(`Namespace ${ns.name} deleted; you can restore it from “Show deleted”`);
+      },
+      onError: (err) => toast.error(errorMessage(err)),
+    }),
+  );
+  const restore = useMutation(
+    trpc.namespaces.admin.restore.mutationOptions({
+      onSuccess: (ns) => {
+        void invalidate();
+        toast.success(`Namespace ${ns.name} restored`);
+      },
+      onError: (err) => toast.error(errorMessage(err)),
+    }),
+  );
+  const namespaces = list.data?.namespaces ?? [];
+
+  return (
+    <>
+      <PageHeader
+        title="Namespaces"
+        description="Each namespace keeps its own mocks and members. Deleting one hides it and stops its stubs; it can be restored."
+        actions={<CreateNamespaceDialog />}
+      />
+      <Card>
+        <CardContent className="flex flex-col gap-4 pt-6">
+          <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
+            <div className="relative max-w-sm flex-1">
+              <Search className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground" aria-hidden />
+              <Input type="search" aria-label="Search namespaces" placeholder="Search by name" className="pl-9" value={search} onChange={(e) => setSearch(e.target.value)} />
+            </div>
+            <div className="flex items-center gap-2">
+              <Checkbox id="show-deleted" checked={showDeleted} onCheckedChange={(c) => setShowDeleted(c === true)} />
+              <Label htmlFor="show-deleted" className="font-normal">
+                Show deleted
+              </Label>
+            </div>
+          </div>
+          {list.isLoading ? (
+            <SkeletonRows rows={4} label="Loading namespaces" />
+          ) : list.error ? (
+            <ApiErrorAlert error={list.error} />
+          ) : namespaces.length === 0 ? (
+            <EmptyState icon={Boxes} title={debounced ? "No namespaces match" : "No namespaces yet"}>
+              {debounced ? "Try another part of the name." : "Create one namespace per team or project so their mocks never collide."}
+            </EmptyState>
+          ) : (
+            <Table aria-label="Namespaces">
+              <TableHeader>
+                <TableRow>
+                  <TableHead>Name</TableHead>
+                  <TableHead>Owner</TableHead>
+                  <TableHead>Members</TableHead>
+                  <TableHead>Created</TableHead>
+                  <TableHead>Status</TableHead>
+                  <TableHead>
+                    <span className="sr-only">Actions</span>
+                  </TableHead>
+                </TableRow>
+              </TableHeader>
+              <TableBody>
+                {namespaces.map((ns) => (
+                  <TableRow key={ns.id} className={ns.deletedAt ? "text-muted-foreground" : undefined}>
+                    <TableCell>
+                      <span className="font-medium text-foreground">{ns.name}</span>
+                      {ns.description ? <span className="block text-xs text-muted-foreground">{ns.description}</span> : null}
+                    </TableCell>
+                    <TableCell>{ns.owner?.username ?? <span className="text-muted-foreground">—</span>}</TableCell>
+                    <TableCell>{ns.memberCount}</TableCell>
+                    <TableCell>{formatDate(ns.createdAt)}</TableCell>
+                    <TableCell>{ns.deletedAt ? <Badge variant="destructive">Deleted {formatDate(ns.deletedAt)}</Badge> : <Badge variant="success">Active</Badge>}</TableCell>
+                    <TableCell>
+                      <div className="flex justify-end gap-2">
+                        {ns.deletedAt ? (
+                          <Button variant="outline" size="sm" aria-label={`Restore ${ns.name}`} pending={restore.isPending && restore.variables?.namespace === ns.name} onClick={() => restore.mutate({ namespace: ns.name })}>
+                            Restore
+                          </Button>
+                        ) : (
+                          <>
+                            <Button variant="outline" size="sm" aria-label={`Members of ${ns.name}`} onClick={() => setMembersOf(ns.name)}>
+                              Members
+                            </Button>
+                            <Button variant="outline" size="sm" className="text-destructive hover:text-destructive" aria-label={`Delete ${ns.name}`} onClick={() => setDeleting(ns)}>
+                              Delete
+                            </Button>
+                          </>
+                        )}
+                      </div>
+                    </TableCell>
+                  </TableRow>
+                ))}
+              </TableBody>
+            </Table>
+          )}
+        </CardContent>
+      </Card>
+      <MembersDialog namespace={membersOf} onClose={() => setMembersOf(null)} />
+      <ConfirmDialog
+        open={deleting !== null}
+        onOpenChange={(o) => (o ? undefined : setDeleting(null))}
+        title={`Delete namespace ${deleting?.name ?? ""}?`}
+        description="Its stubs stop answering and it disappears from everyone's namespace list. Its data is kept, and you can restore it later."
+        confirmLabel="Delete namespace"
+        pending={remove.isPending}
+        onConfirm={() => deleting && remove.mutate({ namespace: deleting.name })}
+      />
+    </>
+  );
+}

@@ -1,0 +1,200 @@
+"use client";
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { MoreHorizontal, Search, Users } from "lucide-react";
+import { useState } from "react";
+import { toast } from "sonner";
+import { useTRPC } from "@/app/_trpc/client";
+import { errorMessage } from "@/components/lib/api-error";
+import { formatRelative } from "@/components/lib/format";
+import { useDebounced } from "@/components/lib/use-debounced";
+import { ApiErrorAlert } from "@/components/ui/api-error-alert";
+import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { Card, CardContent } from "@/components/ui/card";
+import { ConfirmDialog } from "@/components/ui/confirm-dialog";
+import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuSeparator, DropdownMenuTrigger } from "@/components/ui/dropdown-menu";
+import { EmptyState } from "@/components/ui/empty-state";
+import { Input } from "@/components/ui/input";
+import { PageHeader } from "@/components/ui/page-header";
+import { SkeletonRows } from "@/components/ui/skeleton";
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import type { AdminUserView } from "@/server/contracts/users";
+import { CreateUserDialog } from "./create-user-dialog";
+import { EditUserDialog } from "./edit-user-dialog";
+import { SetPasswordDialog } from "./set-password-dialog";
+
+const PAGE_SIZE = 50;
+const SOURCE = { local: "Password", ldap: "LDAP", oidc: "SSO" } as const;
+
+export function UsersPage() {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const [search, setSearch] = useState("");
+  const [offset, setOffset] = useState(0);
+  const debounced = useDebounced(search.trim());
+  const list = useQuery({
+    ...trpc.users.list.queryOptions({ search: debounced || undefined, offset, limit: PAGE_SIZE }),
+    placeholderData: keepPreviousData,
+  });
+  const [editing, setEditing] = useState<AdminUserView | null>(null);
+  const [settingPassword, setSettingPassword] = useState<AdminUserView | null>(null);
+  const [disabling, setDisabling] = useState<AdminUserView | null>(null);
+  const [deleting, setDeleting] = useState<AdminUserView | null>(null);
+
+  const invalidate = () => queryClient.invalidateQueries({ queryKey: trpc.users.list.pathKey() });
+  const setDisabled = useMutation(
+    trpc.users.setDisabled.mutationOptions({
+      onSuccess: (u) => {
+        void invalidate();
+        setDisabling(null);
+        toast.success(u.disabled ? `${u.username} is disabled; their sessions ended` : `${u.username} is enabled`);
+      },
+      onError: (err) => toast.error(errorMessage(err)),
+    }),
+  );
+  const remove = useMutation(
+    trpc.users.remove.mutationOptions({
+      onSuccess: () => {
+        void invalidate();
+        toast.success(`${deleting?.username ?? "User"} deleted`);
+        setDeleting(null);
+      },
+      onError: (err) => toast.error(errorMessage(err)),
+    }),
+  );
+
+  const users = list.data?.users ?? [];
+  const total = list.data?.total ?? 0;
+
+  return (
+    <>
+      <PageHeader
+        title="Users"
+        description="Everyone who can sign in. Disabling a user ends their sessions and stops their tokens; deleting removes them for good."
+        actions={<CreateUserDialog />}
+      />
+      <Card>
+        <CardContent className="flex flex-col gap-4 pt-6">
+          <div className="relative max-w-sm">
+            <Search className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground" aria-hidden />
+            <Input
+              type="search"
+              aria-label="Search users"
+              placeholder="Search by username, name or e-mail"
+              className="pl-9"
+              value={search}
+              onChange={(e) => {
+                setSearch(e.target.value);
+                setOffset(0);
+              }}
+            />
+          </div>
+          {list.isLoading ? (
+            <SkeletonRows rows={5} label="Loading users" />
+          ) : list.error ? (
+            <ApiErrorAlert error={list.error} />
+          ) : users.length === 0 ? (
+            <EmptyState icon={Users} title={debounced ? "No users match" : "No users yet"}>
+              {debounced ? "Try another part of the username, name or e-mail address." : "Create a user, or let them sign in through LDAP or single sign-on."}
+            </EmptyState>
+          ) : (
+            <>
+              <Table aria-label="Users">
+                <TableHeader>
+                  <TableRow>
+                    <TableHead>User</TableHead>
+                    <TableHead>E-mail</TableHead>
+                    <TableHead>Role</TableHead>
+                    <TableHead>Signs in with</TableHead>
+                    <TableHead>Namespaces</TableHead>
+                    <TableHead>Last login</TableHead>
+                    <TableHead>Status</TableHead>
+                    <TableHead>
+                      <span className="sr-only">Actions</span>
+                    </TableHead>
+                  </TableRow>
+                </TableHeader>
+                <TableBody>
+                  {users.map((u) => (
+                    <TableRow key={u.id} className={u.disabled ? "text-muted-foreground" : undefined}>
+                      <TableCell>
+                        <span className="font-medium text-foreground">{u.username}</span>
+                        {u.fullName ? <span className="block text-xs text-muted-foreground">{u.fullName}</span> : null}
+                      </TableCell>
+                      <TableCell>
+                        {u.email ?? <span className="text-muted-foreground">—</span>}
+                        {u.email && !u.emailVerified ? <span className="block text-xs text-muted-foreground">not verified</span> : null}
+                      </TableCell>
+                      <TableCell>{u.role === "admin" ? <Badge>Admin</Badge> : <Badge variant="secondary">User</Badge>}</TableCell>
+                      <TableCell>{SOURCE[u.authSource]}</TableCell>
+                      <TableCell>{u.namespaceCount}</TableCell>
+                      <TableCell>{formatRelative(u.lastLoginAt, "Never")}</TableCell>
+                      <TableCell>{u.disabled ? <Badge variant="destructive">Disabled</Badge> : <Badge variant="success">Active</Badge>}</TableCell>
+                      <TableCell className="text-right">
+                        <DropdownMenu>
+                          <DropdownMenuTrigger asChild>
+                            <Button variant="ghost" size="icon-sm" aria-label={`Actions for ${u.username}`}>
+                              <MoreHorizontal aria-hidden />
+                            </Button>
+                          </DropdownMenuTrigger>
+                          <DropdownMenuContent align="end">
+                            <DropdownMenuItem onSelect={() => setEditing(u)}>Edit</DropdownMenuItem>
+                            <DropdownMenuItem onSelect={() => setSettingPassword(u)}>Set password</DropdownMenuItem>
+                            {u.disabled ? (
+                              <DropdownMenuItem onSelect={() => setDisabled.mutate({ id: u.id, disabled: false })}>Enable</DropdownMenuItem>
+                            ) : (
+                              <DropdownMenuItem onSelect={() => setDisabling(u)}>Disable</DropdownMenuItem>
+                            )}
+                            <DropdownMenuSeparator />
+                            <DropdownMenuItem variant="destructive" onSelect={() => setDeleting(u)}>
+                              Delete
+                            </DropdownMenuItem>
+                          </DropdownMenuContent>
+                        </DropdownMenu>
+                      </TableCell>
+                    </TableRow>
+                  ))}
+                </TableBody>
+              </Table>
+              {total > PAGE_SIZE ? (
+                <nav aria-label="Pages" className="flex items-center justify-between text-sm text-muted-foreground">
+                  <span>
+                    {offset + 1}–{Math.min(offset + PAGE_SIZE, total)} of {total}
+                  </span>
+                  <div className="flex gap-2">
+                    <Button variant="outline" size="sm" disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - PAGE_SIZE))}>
+                      Previous
+                    </Button>
+                    <Button variant="outline" size="sm" disabled={offset + PAGE_SIZE >= total} onClick={() => setOffset(offset + PAGE_SIZE)}>
+                      Next
+                    </Button>
+                  </div>
+                </nav>
+              ) : null}
+            </>
+          )}
+        </CardContent>
+      </Card>
+      <EditUserDialog user={editing} onClose={() => setEditing(null)} />
+      <SetPasswordDialog user={settingPassword} onClose={() => setSettingPassword(null)} />
+      <ConfirmDialog
+        open={disabling !== null}
+        onOpenChange={(o) => (o ? undefined : setDisabling(null))}
+        title={`Disable ${disabling?.username ?? ""}?`}
+        description="They are signed out everywhere, cannot log in, and their API tokens stop working until you enable them again."
+        confirmLabel="Disable user"
+        pending={setDisabled.isPending}
+        onConfirm={() => disabling && setDisabled.mutate({ id: disabling.id, disabled: true })}
+      />
+      <ConfirmDialog
+        open={deleting !== null}
+        onOpenChange={(o) => (o ? undefined : setDeleting(null))}
+        title={`Delete ${deleting?.username ?? ""}?`}
+        description="Their sessions, tokens and memberships are deleted with them. This cannot be undone; disable the user instead to keep them."
+        confirmLabel="Delete user"
+        pending={remove.isPending}
+        onConfirm={() => deleting && remove.mutate({ id: deleting.id })}
+      />
+    </>
+  );
+}
