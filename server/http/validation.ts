@@ -8,10 +8,10 @@ export interface FieldProblem {
 }
 
 /** A zod failure as a 400 whose details name each offending field. */
-export function validationError(error: z.ZodError, location: FieldProblem["location"]) {
+export function validationError(error: z.ZodError, location: FieldProblem["location"], fieldPrefix: string[] = []) {
   const details: FieldProblem[] = error.issues.map((issue) => ({
     location,
-    field: issue.path.map(String).join("."),
+    field: [...fieldPrefix, ...issue.path.map(String)].join("."),
     message: issue.message,
   }));
   const first = details[0];

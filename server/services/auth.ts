@@ -66,7 +66,7 @@ export async function updateProfile(actor: Actor, input: z.infer<typeof UpdatePr
   const emailChanged = input.email !== undefined && input.email !== current.email;
   if (emailChanged && input.email) {
     const taken = await db().user.findFirst({ where: { email: input.email, id: { not: current.id } }, select: { id: true } });
-    if (taken) throw errors.conflict("That e-mail address is used by another account", { field: "email" });
+    if (taken) throw errors.conflict("That e-mail address is used by another account", [{ location: "body", field: "email", message: "already used" }]);
   }
   const user = await db().user.update({
     where: { id: current.id },

@@ -94,7 +94,7 @@ export async function updateProvider(actor: Actor, id: string, input: z.infer<ty
   let config: Prisma.InputJsonValue | undefined;
   if (input.config) {
     const merged = CONFIG_SCHEMA[type].safeParse({ ...(current.config as object), ...input.config });
-    if (!merged.success) throw validationError(merged.error, "body");
+    if (!merged.success) throw validationError(merged.error, "body", ["config"]);
     config = merged.data as Prisma.InputJsonValue;
   }
   const secret = type === "ldap" ? input.bindPassword : input.clientSecret;

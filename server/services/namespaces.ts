@@ -40,7 +40,7 @@ export async function createNamespace(actor: Actor, input: z.infer<typeof Create
     };
   } catch (err) {
     if (err instanceof Prisma.PrismaClientKnownRequestError && err.code === "P2002") {
-      throw errors.conflict(`Namespace '${input.name}' already exists`, { field: "name" });
+      throw errors.conflict(`Namespace '${input.name}' already exists`, [{ location: "body", field: "name", message: "already exists" }]);
     }
     throw err;
   }

@@ -1,0 +1,177 @@
+// `npm run bench`: the stub hot path against a raw node:http server returning
+// identical bytes, on the workloads of the engine issue (W1–W5), with
+// autocannon. Prints req/s, p50/p99 latency, the ratio to raw, peak RSS of the
+// server, and the time to batch-create 10,000 mocks. Not a test: no assertions.
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { readFileSync } from "node:fs";
+import net from "node:net";
+import path from "node:path";
+import autocannon from "autocannon";
+import pg from "pg";
+import { migrate } from "../server/db/migrate";
+import { buildIsStale } from "../server/runtime/build-check";
+
+const root = process.cwd();
+const DURATION = Number(process.env.BENCH_SECONDS ?? 8);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const ADMIN_PASSWORD = "bench-admin-password";
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = net.createServer();
+    s.listen(0, "127.0.0.1", () => {
+      const { port } = s.address() as net.AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+function waitForLine(child: ChildProcess, text: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let out = "";
+    child.stdout!.on("data", (d) => {
+      out += d;
+      if (out.includes(text)) resolve();
+    });
+    child.once("exit", (code) => reject(new Error(`exited ${code}: ${out}`)));
+  });
+}
+
+async function waitReady(url: string) {
+  for (let i = 0; i < 300; i++) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {}
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`${url} not ready`);
+}
+
+function peakRssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  const kb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0);
+  return Math.round(kb / 1024);
+}
+
+interface Workload {
+  name: string;
+  method: string;
+  path: string;
+  body?: string;
+  setup: (api: Api) => Promise<void>;
+}
+
+type Api = (method: string, p: string, body?: unknown) => Promise<unknown>;
+
+async function load(url: string, w: Workload) {
+  const opts = { url: url + w.path, method: w.method as "GET", connections: CONNECTIONS, duration: DURATION, body: w.body, headers: (w.body ? { "content-type": "application/json" } : {}) as Record<string, string> };
+  await autocannon({ ...opts, duration: 2 }); // warm-up
+  const r = await autocannon(opts);
+  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx, errors: r.errors };
+}
+
+async function main() {
+  if (buildIsStale(root)) {
+    console.log("building (next build)…");
+    if (spawnSync(process.execPath, [path.join(root, "node_modules/next/dist/bin/next"), "build"], { stdio: "inherit" }).status !== 0) throw new Error("build failed");
+  }
+  const serverUrl = process.env.DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
+  const dbName = `polymock_bench_${Date.now()}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${dbName}`);
+  const u = new URL(serverUrl);
+  u.pathname = `/${dbName}`;
+  const databaseUrl = u.toString();
+  await migrate(databaseUrl);
+
+  const port = await freePort();
+  const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), APP_SECRET: "bench", NODE_ENV: "production", LOG_LEVEL: "warn", RATE_LIMIT_DISABLED: "1", ADMIN_PASSWORD };
+  // Bootstrap the admin user through the launcher's own code path.
+  spawnSync(process.execPath, ["--import", "tsx", "-e", `import("./server/services/bootstrap.ts").then(m => m.bootstrap({adminPassword: "${ADMIN_PASSWORD}"})).then(() => process.exit(0))`], { env, stdio: "inherit" });
+  const server = spawn(process.execPath, ["--import", "tsx", "server.ts"], { env, stdio: ["ignore", "pipe", "inherit"] });
+  const base = `http://127.0.0.1:${port}`;
+  await waitReady(`${base}/health/ready`);
+
+  const rawPort = await freePort();
+  const raw = spawn(process.execPath, ["--import", "tsx", "bench/raw-server.ts", String(rawPort)], { stdio: ["ignore", "pipe", "inherit"] });
+  await waitForLine(raw, "ready");
+  const rawBase = `http://127.0.0.1:${rawPort}`;
+
+  const login = await fetch(`${base}/api/v1/auth/login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ username: "admin", password: ADMIN_PASSWORD }) });
+  const cookie = (login.headers.get("set-cookie") ?? "").split(";")[0];
+  const api: Api = async (method, p, body) => {
+    const res = await fetch(`${base}${p}`, { method, headers: { cookie, "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
+    if (!res.ok) throw new Error(`${method} ${p}: ${res.status} ${await res.text()}`);
+    return res.json();
+  };
+
+  let batchMs = 0;
+  const workloads: Workload[] = [
+    { name: "W1 one GET mock", method: "GET", path: "/stubs/sandbox/w1/hello", setup: (a) => a("POST", "/api/v1/mocks", { http: { route: "/w1/hello", httpMethod: "GET" }, response: { payload: { hello: "world" } } }).then(() => {}) },
+    {
+      name: "W2 100 routes",
+      method: "GET",
+      path: "/stubs/sandbox/api/r77/items/5",
+      setup: (a) => a("POST", "/api/v1/mocks/batch", Array.from({ length: 100 }, (_, i) => ({ http: { route: `/api/r${i}/items/:id`, httpMethod: "GET" }, response: { payload: { route: i } } }))).then(() => {}),
+    },
+    {
+      name: "W3 100 conditions",
+      method: "POST",
+      path: "/stubs/sandbox/api/orders",
+      body: JSON.stringify({ type: "t77", qty: 1 }),
+      setup: (a) =>
+        a("POST", "/api/v1/mocks/batch", Array.from({ length: 100 }, (_, i) => ({ http: { route: "/api/orders", httpMethod: "POST", conditions: [{ path: "$.type", assertAction: "equals", value: `t${i}` }] }, response: { payload: { type: `t${i}` } } }))).then(() => {}),
+    },
+    { name: "W4 templated", method: "GET", path: "/stubs/sandbox/w4/items/42", setup: (a) => a("POST", "/api/v1/mocks", { http: { route: "/w4/items/:id", httpMethod: "GET" }, response: { payload: { id: "$.pathParam.id", uuid: "$.fake.UUID" } } }).then(() => {}) },
+    {
+      name: "W5 W1 + 10,000 mocks",
+      method: "GET",
+      path: "/stubs/sandbox/w1/hello",
+      setup: async (a) => {
+        const t0 = performance.now();
+        await a("POST", "/api/v1/mocks/batch", Array.from({ length: 10_000 }, (_, i) => ({ http: { route: `/other/r${i}/x`, httpMethod: "GET" }, response: { payload: { i } } })));
+        batchMs = performance.now() - t0;
+      },
+    },
+  ];
+
+  const rows: string[] = [];
+  const results: Record<string, number> = {};
+  for (const w of workloads) {
+    await w.setup(api);
+    await new Promise((r) => setTimeout(r, 500)); // index rebuild after NOTIFY
+    const probe = await fetch(base + w.path, { method: w.method, body: w.body, headers: w.body ? { "content-type": "application/json" } : {} });
+    const probeBody = await probe.text();
+    if (probe.status >= 400) throw new Error(`${w.name}: stub answered ${probe.status} ${probeBody}`);
+    const headers: Record<string, string> = {};
+    probe.headers.forEach((v, k) => {
+      if (!["content-length", "date", "connection", "keep-alive", "transfer-encoding"].includes(k)) headers[k] = v;
+    });
+    await fetch(`${rawBase}/__configure`, { method: "POST", body: JSON.stringify({ status: probe.status, headers, body: probeBody }) });
+    const ours = await load(base, w);
+    const theirs = await load(rawBase, w);
+    results[w.name] = ours.rps;
+    rows.push(
+      `${w.name.padEnd(22)} ${ours.rps.toFixed(0).padStart(7)} req/s  p50 ${String(ours.p50).padStart(3)} ms  p99 ${String(ours.p99).padStart(3)} ms | raw ${theirs.rps.toFixed(0).padStart(7)} req/s  p99 ${String(theirs.p99).padStart(3)} ms | ratio ${(ours.rps / theirs.rps).toFixed(2)}${ours.non2xx || ours.errors ? `  (non-2xx ${ours.non2xx}, errors ${ours.errors})` : ""}`,
+    );
+    console.log(rows[rows.length - 1]);
+  }
+  console.log("\nworkload               ours                                  | raw node                     | ours/raw");
+  for (const r of rows) console.log(r);
+  console.log(`W5/W1 ratio: ${(results["W5 W1 + 10,000 mocks"] / results["W1 one GET mock"]).toFixed(2)}`);
+  console.log(`batch create of 10,000 mocks: ${(batchMs / 1000).toFixed(2)} s`);
+  console.log(`peak RSS of the web process: ${peakRssMb(server.pid!)} MB`);
+  console.log(`(${CONNECTIONS} connections, ${DURATION} s per run after a 2 s warm-up, autocannon in this process, ${new Date().toISOString()})`);
+
+  server.kill("SIGTERM");
+  raw.kill("SIGTERM");
+  await new Promise((r) => server.once("exit", r));
+  await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+  await admin.end();
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
