@@ -10,6 +10,7 @@ import { PEER_HEADER, requestIdFrom } from "@/server/http/request-meta";
 import { logger } from "@/server/lib/logger";
 import { observeRequest } from "@/server/observability/metrics";
 import { handleStubRequest, isStubPath } from "@/server/transport/http-stub";
+import { drainWebhooks } from "@/server/services/webhooks";
 import { stubRecorder } from "@/server/transport/stub-recorder";
 
 process.env.SERVICE_NAME ??= "web";
@@ -67,11 +68,9 @@ async function main() {
     if (closing) return;
     closing = true;
     log.info({ signal }, "web shutting down");
-    // Stop taking requests, finish the ones in flight, then write the queued bookkeeping.
+    // Stop taking requests, finish the ones in flight, then write the queued bookkeeping and finish webhook deliveries.
     server.close(() => {
-      void stubRecorder()
-        .drain()
-        .finally(() => process.exit(0));
+      void Promise.allSettled([stubRecorder().drain(), drainWebhooks()]).finally(() => process.exit(0));
     });
     server.closeIdleConnections();
     setTimeout(() => process.exit(0), 10_000).unref();

@@ -131,10 +131,10 @@ export const OneOf = z
 
 export const Proxy = z
   .object({
-    target: z.string().url().max(2000).describe("base URL; the request path after the route's literal prefix is appended"),
+    target: z.string().url().max(2000).describe("base URL; the stub request's path (after /stubs/<namespace>) and query are appended"),
     headers: Headers.optional().describe("added to the forwarded request"),
     timeoutMs: z.number().int().min(100).max(120_000).optional(),
-    stripPrefix: z.boolean().optional(),
+    stripPrefix: z.boolean().optional().describe("drop the route's leading literal segments before appending the path"),
   })
   .strict();
 

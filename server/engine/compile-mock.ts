@@ -5,7 +5,7 @@ import { compileConditions } from "./conditions";
 import { parsePath } from "./json-path";
 import { compileRoute, joinRoute } from "./route";
 import { equalityKey, type IndexedMock } from "./route-index";
-import { compileString, compileTemplate, renderString, type CompiledTemplate } from "./template";
+import { compileString, compileTemplate, renderString, type CompiledString, type CompiledTemplate } from "./template";
 import type { StoreAccess } from "./types";
 
 // valueFromFile paths see the request, not the stores (conditions run before any store write).
@@ -20,6 +20,19 @@ export interface CompiledResponse {
   delayMs: number;
 }
 
+/** Defaults of a webhook's optional fields (docs/decisions.md, "Proxy and webhooks"). */
+export const WEBHOOK_DEFAULTS = { timeoutMs: 10_000, retries: 0 };
+
+export interface CompiledWebhook {
+  url: CompiledString;
+  method: string;
+  headers: [string, CompiledString[]][];
+  body: CompiledTemplate | undefined;
+  delayMs: number;
+  timeoutMs: number;
+  retries: number;
+}
+
 export interface CompiledMock extends IndexedMock {
   def: MockDefinition;
   conditions: ReturnType<typeof compileConditions>;
@@ -30,6 +43,7 @@ export interface CompiledMock extends IndexedMock {
   turn: { next: number };
   mStore: CompiledTemplate | undefined;
   extract: { mStore: [string, CompiledTemplate][]; cStore: [string, CompiledTemplate][]; gStore: [string, CompiledTemplate][] };
+  webhooks: CompiledWebhook[];
 }
 
 /** `$.type` and `type` are one path: the key of the equality hash. */
@@ -48,6 +62,18 @@ function compileResponse(r: MockResponse | undefined): CompiledResponse {
     headers: Object.entries(source.headers ?? {}).map(([name, values]) => [name, values.map((v) => compileString(v))]),
     payloadTemplatePath: source.payloadTemplatePath ? compileString(source.payloadTemplatePath) : undefined,
     delayMs: source.delay ?? 0,
+  };
+}
+
+function compileWebhook(w: NonNullable<MockDefinition["webhooks"]>[number]): CompiledWebhook {
+  return {
+    url: compileString(w.url),
+    method: w.method,
+    headers: Object.entries(w.headers ?? {}).map(([name, values]) => [name, values.map((v) => compileString(v))]),
+    body: w.body === undefined ? undefined : compileTemplate(w.body),
+    delayMs: w.delay ?? 0,
+    timeoutMs: w.timeoutMs ?? WEBHOOK_DEFAULTS.timeoutMs,
+    retries: w.retries ?? WEBHOOK_DEFAULTS.retries,
   };
 }
 
@@ -92,5 +118,6 @@ export function compileMock(def: MockDefinition, sequence: number, createdAt: nu
     turn: { next: 0 },
     mStore: def.mStore ? compileTemplate(def.mStore) : undefined,
     extract: { mStore: entries(def.extract?.mStore), cStore: entries(def.extract?.cStore), gStore: entries(def.extract?.gStore) },
+    webhooks: (def.webhooks ?? []).map(compileWebhook),
   };
 }

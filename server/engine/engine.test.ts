@@ -146,3 +146,74 @@ describe("engine", () => {
     expect(built.index.size).toBe(1);
   });
 });
+
+describe("engine: webhooks", () => {
+  it("renders webhooks with the response's context: request, path parameters, query, headers, stores, mock store", async () => {
+    const ns = buildNamespace("sandbox", [
+      mock({
+        chainId: "c9",
+        http: { route: "/orders/:id", httpMethod: "POST" },
+        extract: { gStore: { lastOrder: "$.pathParam.id" }, mStore: { total: "$.req.total" } },
+        response: { statusCode: 201, payload: { ok: true } },
+        webhooks: [
+          {
+            url: "http://hooks.example/orders/$.pathParam.id?src={{$.queryParams.src}}",
+            headers: { "X-Order": "$.pathParam.id", "X-Trace": "$.reqHeader.x-trace[0]" },
+            body: { id: "$.pathParam.id", total: "$.mS.total", customer: "$.req.customer", last: "$.gS.lastOrder", ns: "$.namespace", note: "order $.pathParam.id placed" },
+            delay: 250,
+            timeoutMs: 2000,
+            retries: 3,
+          },
+          { url: "http://hooks.example/plain", method: "put", body: "text $.req.customer" },
+        ],
+      }),
+    ]);
+    const r = await handle(ns, req("POST", "/orders/77", { body: { customer: "ann", total: 12.5 }, query: { src: ["web"] }, headers: { "x-trace": ["t-1"] } }), memoryDeps());
+    if (!r.matched) throw new Error("no match");
+    expect(r.response).toMatchObject({ status: 201, body: { ok: true } });
+    expect(r.webhookErrors).toEqual([]);
+    expect(r.webhooks).toEqual([
+      {
+        url: "http://hooks.example/orders/77?src=web",
+        method: "POST",
+        headers: { "X-Order": ["77"], "X-Trace": ["t-1"] },
+        body: { id: "77", total: 12.5, customer: "ann", last: "77", ns: "sandbox", note: "order 77 placed" },
+        delayMs: 250,
+        timeoutMs: 2000,
+        retries: 3,
+      },
+      { url: "http://hooks.example/plain", method: "PUT", headers: {}, body: "text ann", delayMs: 0, timeoutMs: 10_000, retries: 0 },
+    ]);
+  });
+
+  it("a mock without webhooks yields none; a proxy mock carries its proxy and still renders its webhooks", async () => {
+    const ns = buildNamespace("sandbox", [
+      mock({ http: { route: "/plain" }, response: { payload: 1 } }),
+      mock({ http: { route: "/api/*" }, proxy: { target: "http://upstream.example", stripPrefix: true }, webhooks: [{ url: "http://hooks.example/seen" }] }),
+    ]);
+    const deps = memoryDeps();
+    const plain = await handle(ns, req("GET", "/plain"), deps);
+    expect(plain.matched && plain.webhooks).toEqual([]);
+    const proxied = await handle(ns, req("GET", "/api/users"), deps);
+    if (!proxied.matched) throw new Error("no match");
+    expect(proxied.proxy).toEqual({ target: "http://upstream.example", stripPrefix: true });
+    expect(proxied.webhooks).toEqual([{ url: "http://hooks.example/seen", method: "POST", headers: {}, body: undefined, delayMs: 0, timeoutMs: 10_000, retries: 0 }]);
+  });
+
+  it("a webhook whose template cannot render is reported and skipped; the response and the other webhooks are unaffected", async () => {
+    const ns = buildNamespace("sandbox", [
+      mock({
+        http: { route: "/big", httpMethod: "POST" },
+        response: { payload: "fine" },
+        webhooks: [{ url: "http://hooks.example/a", body: { blob: "$.req.blob", again: "$.req.blob" } }, { url: "http://hooks.example/b", body: { ok: true } }],
+      }),
+    ]);
+    // Two copies of a 6 MiB string exceed the 10 MiB rendering limit of one template.
+    const blob = "x".repeat(6 * 1024 * 1024);
+    const r = await handle(ns, req("POST", "/big", { body: { blob } }), memoryDeps());
+    if (!r.matched) throw new Error("no match");
+    expect(r.response.body).toBe("fine");
+    expect(r.webhooks.map((w) => w.url)).toEqual(["http://hooks.example/b"]);
+    expect(r.webhookErrors).toEqual([{ index: 0, error: expect.stringMatching(/exceeds .* characters/) }]);
+  });
+});

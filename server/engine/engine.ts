@@ -7,11 +7,12 @@
 //      still has uses left (useLimiter, decided atomically by deps) is chosen.
 //   3. Its `extract` writes go to the stores, then its response is rendered
 //      (oneOf, templates, template files), so the response can read what the
-//      request just stored.
+//      request just stored; its webhooks are rendered with the same context.
+//      A proxy mock is answered by the adapter, which forwards the request.
 //   4. When nothing answers, the nearest mocks and what failed are reported.
 import type { MockDefinition } from "@/server/contracts/mock";
 import { compileMock, type CompiledMock } from "./compile-mock";
-import { renderMockResponse } from "./respond";
+import { renderMockResponse, type RenderedMatch, type RenderedWebhook } from "./respond";
 import { RouteIndex } from "./route-index";
 import { nearestMisses, type NearMiss } from "./near-miss";
 import type { Clock, EngineRequest, EngineResponse, Random, StoreAccess, TemplateFiles } from "./types";
@@ -25,8 +26,19 @@ export interface EngineDeps {
   takeUse(mockId: string, limit: number): Promise<boolean>;
 }
 
+export type { RenderedWebhook } from "./respond";
+
 export type EngineResult =
-  | { matched: true; mock: MockDefinition; pathParams: Record<string, string>; response: EngineResponse; proxy?: MockDefinition["proxy"] }
+  | {
+      matched: true;
+      mock: MockDefinition;
+      pathParams: Record<string, string>;
+      response: EngineResponse;
+      proxy?: MockDefinition["proxy"];
+      /** To send after the response; empty when the mock has none. */
+      webhooks: RenderedWebhook[];
+      webhookErrors: RenderedMatch["webhookErrors"];
+    }
   | { matched: false; nearest: NearMiss[] };
 
 export interface NamespaceMocks {
@@ -62,8 +74,8 @@ export async function handle(ns: NamespaceMocks | undefined, req: EngineRequest,
     if (mock.expiresAt !== null && now >= mock.expiresAt) continue;
     if (!mock.conditions.evaluate(req).pass) continue;
     if (mock.def.useLimiter > 0 && !(await deps.takeUse(mock.id, mock.def.useLimiter))) continue;
-    const response = await renderMockResponse(mock, req, pathParams, deps);
-    return { matched: true, mock: mock.def, pathParams, response, proxy: mock.def.proxy };
+    const { response, webhooks, webhookErrors } = await renderMockResponse(mock, req, pathParams, deps);
+    return { matched: true, mock: mock.def, pathParams, response, proxy: mock.def.proxy, webhooks, webhookErrors };
   }
   return { matched: false, nearest: nearestMisses(ns.index, req, candidates, now) };
 }

@@ -1,6 +1,7 @@
 // Forms the response of the chosen mock: store writes first (extract), then
-// the payload, headers and status of the picked response.
-import type { CompiledMock, CompiledResponse } from "./compile-mock";
+// the payload, headers and status of the picked response, then the mock's
+// webhooks, rendered with the same context so they see what the response saw.
+import type { CompiledMock, CompiledResponse, CompiledWebhook } from "./compile-mock";
 import type { EngineDeps } from "./engine";
 import { hasPlaceholders, renderString, renderTemplate, renderTemplateFile } from "./template";
 import type { EngineRequest, EngineResponse, TemplateContext } from "./types";
@@ -19,7 +20,33 @@ function pickResponse(mock: CompiledMock, deps: EngineDeps): CompiledResponse {
   return r;
 }
 
-export async function renderMockResponse(mock: CompiledMock, req: EngineRequest, pathParams: Record<string, string>, deps: EngineDeps): Promise<EngineResponse> {
+/** A webhook ready to send: every template resolved. Sending is the caller's job (server/services/webhooks.ts). */
+export interface RenderedWebhook {
+  url: string;
+  method: string;
+  headers: Record<string, string[]>;
+  /** A JSON value, or a string sent as is; undefined = no body. */
+  body: unknown;
+  delayMs: number;
+  timeoutMs: number;
+  retries: number;
+}
+
+export interface RenderedMatch {
+  response: EngineResponse;
+  webhooks: RenderedWebhook[];
+  /** Webhooks whose templates failed to render (e.g. over the size limit): skipped, reported, never failing the response. */
+  webhookErrors: { index: number; error: string }[];
+}
+
+function renderWebhook(w: CompiledWebhook, ctx: TemplateContext): RenderedWebhook {
+  const headers: Record<string, string[]> = {};
+  for (const [name, values] of w.headers) headers[name] = values.map((v) => renderString(v, ctx));
+  const body = w.body === undefined ? undefined : renderTemplate(w.body, ctx);
+  return { url: renderString(w.url, ctx), method: w.method, headers, body, delayMs: w.delayMs, timeoutMs: w.timeoutMs, retries: w.retries };
+}
+
+export async function renderMockResponse(mock: CompiledMock, req: EngineRequest, pathParams: Record<string, string>, deps: EngineDeps): Promise<RenderedMatch> {
   const ctx: TemplateContext = {
     request: req,
     pathParams,
@@ -49,5 +76,16 @@ export async function renderMockResponse(mock: CompiledMock, req: EngineRequest,
   }
   const headers: Record<string, string[]> = {};
   for (const [name, values] of picked.headers) headers[name] = values.map((v) => renderString(v, ctx));
-  return { status: picked.statusCode, headers, body, delayMs: picked.delayMs };
+  const response: EngineResponse = { status: picked.statusCode, headers, body, delayMs: picked.delayMs };
+
+  const webhooks: RenderedWebhook[] = [];
+  const webhookErrors: RenderedMatch["webhookErrors"] = [];
+  mock.webhooks.forEach((w, index) => {
+    try {
+      webhooks.push(renderWebhook(w, ctx));
+    } catch (err) {
+      webhookErrors.push({ index, error: err instanceof Error ? err.message : String(err) });
+    }
+  });
+  return { response, webhooks, webhookErrors };
 }

@@ -73,10 +73,13 @@ async function main() {
       cwd: root,
     });
     child.on("exit", (code, signal) => {
-      if (!stopping) {
-        console.error(`[polymock] ${name} exited (${signal ?? code}); stopping`);
-        void stopAll(code || 1);
-      }
+      if (stopping) return;
+      // Ctrl-C or `kill -TERM` on the process group reaches the children too, and
+      // one may be gone before this process handles its own signal: a child that
+      // ended by SIGINT/SIGTERM (or their exit codes 130/143) is a requested stop.
+      const requested = signal === "SIGINT" || signal === "SIGTERM" || code === 0 || code === 130 || code === 143;
+      if (!requested) console.error(`[polymock] ${name} exited (${signal ?? code}); stopping`);
+      void stopAll(requested ? 0 : code || 1);
     });
     children.push(child);
   };

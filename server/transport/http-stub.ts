@@ -26,7 +26,23 @@ export async function handleStubRequest(req: IncomingMessage, res: ServerRespons
   }
   const out = await serveStub({ method: req.method ?? "GET", url: req.url ?? "/", headers: listsOf(req.headers), rawBody, requestId });
   if (out.delayMs > 0) await new Promise((r) => setTimeout(r, out.delayMs));
-  out.headers["Content-Length"] = String(Buffer.byteLength(out.body));
+  // A proxied HEAD answer carries the upstream's Content-Length for a body it does not send; keep it.
+  const keepLength = req.method === "HEAD" && Object.keys(out.headers).some((h) => h.toLowerCase() === "content-length");
+  // 204 and 304 carry neither a body nor a Content-Length (RFC 9110).
+  const bodiless = out.status === 204 || out.status === 304 || (out.status >= 100 && out.status < 200);
+  if (!keepLength && !bodiless) out.headers["Content-Length"] = String(Buffer.byteLength(out.body));
+  const { afterSend } = out;
+  // Webhooks start once the response has left ('finish'), or when the client went away first ('close').
+  if (afterSend) {
+    let started = false;
+    const start = () => {
+      if (started) return;
+      started = true;
+      afterSend();
+    };
+    res.once("finish", start);
+    res.once("close", start);
+  }
   res.writeHead(out.status, out.headers);
-  res.end(req.method === "HEAD" ? undefined : out.body);
+  res.end(req.method === "HEAD" || bodiless ? undefined : out.body);
 }

@@ -26,8 +26,9 @@ afterAll(async () => {
   invalidateAll();
 });
 
+// Mock answers are text (only proxied ones are bytes).
 const stub = (method: string, url: string, body?: unknown, headers: Record<string, string[]> = {}) =>
-  serveStub({ method, url, headers: body === undefined ? headers : { "content-type": ["application/json"], ...headers }, rawBody: body === undefined ? "" : JSON.stringify(body), requestId: "test-request-id" });
+  serveStub({ method, url, headers: body === undefined ? headers : { "content-type": ["application/json"], ...headers }, rawBody: body === undefined ? "" : JSON.stringify(body), requestId: "test-request-id" }).then((out) => ({ ...out, body: String(out.body) }));
 
 async function save(input: unknown) {
   const result = await saveMock(actor, scope, MockInput.parse(input));

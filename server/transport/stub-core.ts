@@ -6,7 +6,9 @@ import { logger } from "@/server/lib/logger";
 import { namespaceMocks } from "@/server/services/mock-index";
 import { namespaceStores, storeAccessFor } from "@/server/services/stores";
 import { takeUse } from "@/server/services/use-limiter";
+import { fireWebhooks } from "@/server/services/webhooks";
 import { parseStubBody } from "./stub-body";
+import { forwardToProxy } from "./stub-proxy";
 import { stubRecorder } from "./stub-recorder";
 
 export interface StubInput {
@@ -21,8 +23,11 @@ export interface StubInput {
 export interface StubOutput {
   status: number;
   headers: Record<string, string | string[]>;
-  body: string;
+  /** Bytes for proxied answers (passed through unchanged), text otherwise. */
+  body: string | Buffer;
   delayMs: number;
+  /** For the adapter to call once the response is sent: starts the mock's webhooks. */
+  afterSend?: () => void;
 }
 
 const clock = { now: () => Date.now() };
@@ -75,15 +80,8 @@ export async function serveStub(input: StubInput): Promise<StubOutput> {
       return json(404, { error: `No mock matches ${req.method} ${path} in namespace '${namespace}'`, code: "not_found", request_id: requestId, details: { namespace, method: req.method, path, nearest: result.nearest } }, requestId);
     }
     const { response, mock } = result;
-    const isText = typeof response.body === "string";
-    const body = response.body === undefined ? "" : isText ? (response.body as string) : JSON.stringify(response.body);
-    const headers: Record<string, string | string[]> = { "X-Request-Id": requestId };
-    // Rendered header values may carry request data: CR/LF would split the response.
-    for (const [name, values] of Object.entries(response.headers)) headers[name] = values.map((v) => v.replace(/[\r\n]+/g, " "));
-    if (body !== "" && !Object.keys(response.headers).some((h) => h.toLowerCase() === "content-type")) {
-      headers["Content-Type"] = isText ? "text/plain; charset=utf-8" : "application/json";
-    }
-    if (!mock.transient) {
+    const recordHit = (status: number) => {
+      if (mock.transient) return;
       stubRecorder().hit({
         namespaceId: index.namespaceId,
         namespace,
@@ -95,11 +93,28 @@ export async function serveStub(input: StubInput): Promise<StubOutput> {
         headers: req.headers,
         query: req.query,
         body: req.body,
-        status: response.status,
+        status,
         durationMs: performance.now() - started,
       });
+    };
+    if (result.webhookErrors.length > 0) logger().warn({ requestId, namespace, mockId: mock.id, errors: result.webhookErrors }, "webhooks not rendered");
+    const afterSend = result.webhooks.length > 0 ? () => fireWebhooks(result.webhooks, { namespace, mockId: mock.id, requestId }) : undefined;
+    if (result.proxy) {
+      const out = await forwardToProxy({ proxy: result.proxy, mock, method: req.method, path, search: url.search, headers: input.headers, body: Buffer.from(input.rawBody, "utf8"), requestId });
+      recordHit(out.status);
+      // response.delay still applies: a proxy mock can add latency to the real service.
+      return { ...out, delayMs: response.delayMs, afterSend };
     }
-    return { status: response.status, headers, body, delayMs: response.delayMs };
+    const isText = typeof response.body === "string";
+    const body = response.body === undefined ? "" : isText ? (response.body as string) : JSON.stringify(response.body);
+    const headers: Record<string, string | string[]> = { "X-Request-Id": requestId };
+    // Rendered header values may carry request data: CR/LF would split the response.
+    for (const [name, values] of Object.entries(response.headers)) headers[name] = values.map((v) => v.replace(/[\r\n]+/g, " "));
+    if (body !== "" && !Object.keys(response.headers).some((h) => h.toLowerCase() === "content-type")) {
+      headers["Content-Type"] = isText ? "text/plain; charset=utf-8" : "application/json";
+    }
+    recordHit(response.status);
+    return { status: response.status, headers, body, delayMs: response.delayMs, afterSend };
   } catch (err) {
     // A broken mock (missing template file, oversized template) is the mock's error, reported as such.
     const name = err instanceof Error ? err.constructor.name : "";

@@ -19,7 +19,13 @@ async function handler(req: Request): Promise<Response> {
   if (out.delayMs > 0) await new Promise((r) => setTimeout(r, out.delayMs));
   const h = new Headers();
   for (const [name, value] of Object.entries(out.headers)) for (const v of Array.isArray(value) ? value : [value]) h.append(name, v);
-  return new Response(req.method === "HEAD" ? null : out.body, { status: out.status, headers: h });
+  // Proxied answers are bytes; a copy into a plain ArrayBuffer is what the fetch Response types accept.
+  const body = typeof out.body === "string" ? out.body : new Uint8Array(out.body);
+  const response = new Response(req.method === "HEAD" ? null : body, { status: out.status, headers: h });
+  // A route handler cannot see when Next writes the response, so webhooks start as it is
+  // handed over; their delivery is asynchronous (lookup, connect, optional delay).
+  out.afterSend?.();
+  return response;
 }
 
 export { handler as GET, handler as POST, handler as PUT, handler as PATCH, handler as DELETE, handler as HEAD, handler as OPTIONS };
