@@ -15,6 +15,9 @@ const root = process.cwd();
 const DURATION = Number(process.env.BENCH_SECONDS ?? 8);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const ADMIN_PASSWORD = "bench-admin-password";
+// BENCH_TRANSIENT=1 marks the mocks transient (no request log, counters, live events): the engine alone.
+const TRANSIENT = process.env.BENCH_TRANSIENT === "1";
+const t = <T extends object>(mock: T) => (TRANSIENT ? { ...mock, transient: true } : mock);
 
 async function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -108,12 +111,12 @@ async function main() {
 
   let batchMs = 0;
   const workloads: Workload[] = [
-    { name: "W1 one GET mock", method: "GET", path: "/stubs/sandbox/w1/hello", setup: (a) => a("POST", "/api/v1/mocks", { http: { route: "/w1/hello", httpMethod: "GET" }, response: { payload: { hello: "world" } } }).then(() => {}) },
+    { name: "W1 one GET mock", method: "GET", path: "/stubs/sandbox/w1/hello", setup: (a) => a("POST", "/api/v1/mocks", t({ http: { route: "/w1/hello", httpMethod: "GET" }, response: { payload: { hello: "world" } } })).then(() => {}) },
     {
       name: "W2 100 routes",
       method: "GET",
       path: "/stubs/sandbox/api/r77/items/5",
-      setup: (a) => a("POST", "/api/v1/mocks/batch", Array.from({ length: 100 }, (_, i) => ({ http: { route: `/api/r${i}/items/:id`, httpMethod: "GET" }, response: { payload: { route: i } } }))).then(() => {}),
+      setup: (a) => a("POST", "/api/v1/mocks/batch", Array.from({ length: 100 }, (_, i) => t({ http: { route: `/api/r${i}/items/:id`, httpMethod: "GET" }, response: { payload: { route: i } } }))).then(() => {}),
     },
     {
       name: "W3 100 conditions",
@@ -121,9 +124,9 @@ async function main() {
       path: "/stubs/sandbox/api/orders",
       body: JSON.stringify({ type: "t77", qty: 1 }),
       setup: (a) =>
-        a("POST", "/api/v1/mocks/batch", Array.from({ length: 100 }, (_, i) => ({ http: { route: "/api/orders", httpMethod: "POST", conditions: [{ path: "$.type", assertAction: "equals", value: `t${i}` }] }, response: { payload: { type: `t${i}` } } }))).then(() => {}),
+        a("POST", "/api/v1/mocks/batch", Array.from({ length: 100 }, (_, i) => t({ http: { route: "/api/orders", httpMethod: "POST", conditions: [{ path: "$.type", assertAction: "equals", value: `t${i}` }] }, response: { payload: { type: `t${i}` } } }))).then(() => {}),
     },
-    { name: "W4 templated", method: "GET", path: "/stubs/sandbox/w4/items/42", setup: (a) => a("POST", "/api/v1/mocks", { http: { route: "/w4/items/:id", httpMethod: "GET" }, response: { payload: { id: "$.pathParam.id", uuid: "$.fake.UUID" } } }).then(() => {}) },
+    { name: "W4 templated", method: "GET", path: "/stubs/sandbox/w4/items/42", setup: (a) => a("POST", "/api/v1/mocks", t({ http: { route: "/w4/items/:id", httpMethod: "GET" }, response: { payload: { id: "$.pathParam.id", uuid: "$.fake.UUID" } } })).then(() => {}) },
     {
       name: "W5 W1 + 10,000 mocks",
       method: "GET",
