@@ -152,11 +152,9 @@ export async function deleteFolder(scope: NamespaceScope, id: string): Promise<z
     // commit (mock-rows.ts lockFolders); waiting for them here means their mocks
     // are moved below instead of being orphaned by the cascade.
     await tx.$queryRaw`SELECT "id" FROM "MockFolder" WHERE "id" IN (${ids}) FOR UPDATE`;
-    const movedMocks = await tx.$executeRaw`
-      UPDATE "Mock" SET
-        "folderId" = ${target}::uuid,
-        "definition" = CASE WHEN ${target}::uuid IS NULL THEN "definition" - 'folderId' ELSE jsonb_set("definition", '{folderId}', to_jsonb(${target}::text)) END
-      WHERE "folderId" IN (${ids})`;
+    // Only the column: it is the truth for a mock's folder (storedView reads it),
+    // and rewriting the json definition through jsonb would reorder its keys.
+    const movedMocks = await tx.$executeRaw`UPDATE "Mock" SET "folderId" = ${target}::uuid WHERE "folderId" IN (${ids})`;
     // Subfolders go with it through the parentId foreign key (ON DELETE CASCADE).
     await tx.mockFolder.delete({ where: { id } });
     return { deleted: doomed.size, movedMocks, movedTo: target };

@@ -84,3 +84,12 @@ describe("POST /api/v1/mocks", () => {
     expect((await call(mockOne.GET, "/?namespace=elsewhere", { cookie: viewerCookie, params: { id: "fixed-id" } })).status).toBe(404);
   });
 });
+
+describe("payload key order", () => {
+  it("comes back as written, through save and batch alike", async () => {
+    const payload = { zeta: 1, alpha: { name: "x", at: 2 }, mid: [3] };
+    const res = await save({ http: { route: "/order-of-keys" }, response: { payload } });
+    const got = await call(mockOne.GET, "/", { cookie, params: { id: res.body.mock.id } });
+    expect(JSON.stringify(got.body.response.payload)).toBe(JSON.stringify(payload));
+  });
+});

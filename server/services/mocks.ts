@@ -58,9 +58,11 @@ export function assertServable(def: MockBody) {
 }
 
 function storedView(row: Mock, namespace: string): StoredMock {
-  const def = row.definition as Record<string, unknown>;
+  const { folderId: _stale, ...withoutFolder } = row.definition as Record<string, unknown>;
   return {
-    ...(def as MockBody),
+    ...(withoutFolder as MockBody),
+    // The column is the truth: deleting a folder moves its mocks without rewriting definitions.
+    ...(row.folderId ? { folderId: row.folderId } : {}),
     id: row.id,
     namespace,
     createdAt: row.createdAt.getTime(),
