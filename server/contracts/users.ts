@@ -1,20 +1,10 @@
 import { z } from "zod";
-import { Email, IdParams, OkResponse, Password, QueryBool, Timestamp, UserRoleSchema, Username } from "./common";
+import { Email, IdParams, OkResponse, Password, QueryBool, UserRoleSchema, Username } from "./common";
+import { MeOutput } from "./auth";
 import { endpoint } from "./endpoint";
 
-export const AdminUserView = z.object({
-  id: z.string(),
-  username: z.string(),
-  email: z.string().nullable(),
-  emailVerified: z.boolean(),
-  fullName: z.string(),
-  role: UserRoleSchema,
-  authSource: z.enum(["local", "ldap", "oidc"]),
-  disabled: z.boolean(),
-  createdAt: Timestamp,
-  lastLoginAt: Timestamp.nullable(),
-  namespaceCount: z.number().int(),
-});
+/** The user as an admin sees it: the profile fields of /auth/me, with a count instead of the namespace list. */
+export const AdminUserView = MeOutput.omit({ namespaces: true }).extend({ namespaceCount: z.number().int() });
 export type AdminUserView = z.infer<typeof AdminUserView>;
 export const AdminUserList = z.object({ users: z.array(AdminUserView), total: z.number().int(), limit: z.number().int(), offset: z.number().int() });
 export const AdminUserQuery = z.object({

@@ -6,7 +6,8 @@
 // Downloads carry headers that stop a browser from running uploaded content
 // (an HTML "template" served inline must not script the management UI).
 import type { z } from "zod";
-import { AppError, errors } from "@/server/errors";
+import { errors } from "@/server/errors";
+import { readBodyBytes, tooLarge } from "./read-body";
 
 /** Room for multipart boundaries and part headers around the file itself. */
 const MULTIPART_OVERHEAD_BYTES = 64 * 1024;
@@ -21,28 +22,8 @@ export interface Upload {
   fileName: string | null;
 }
 
-function tooLarge(limit: number) {
-  return new AppError("payload_too_large", `The file is larger than the limit of ${limit} bytes`, { status: 413, details: { limitBytes: limit } });
-}
-
-async function readBytes(req: Request, limit: number, fileLimit: number): Promise<Buffer> {
-  const declared = Number(req.headers.get("content-length") ?? "0");
-  if (declared > limit) throw tooLarge(fileLimit);
-  if (!req.body) return Buffer.alloc(0);
-  const reader = req.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel().catch(() => {});
-      throw tooLarge(fileLimit);
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks);
+function readBytes(req: Request, limit: number, fileLimit: number): Promise<Buffer> {
+  return readBodyBytes(req, limit, fileLimit, "The file");
 }
 
 function checkedContentType(value: string, location: "header" | "body", field: string): string {
@@ -94,7 +75,7 @@ async function readFile(req: Request, limitBytes: number, nameHeader: string | u
       const message = part === null ? "a part named 'file' is required" : "must be a file part (with a filename), e.g. curl -F file=@path";
       throw errors.validation(`Invalid body field 'file': ${message}`, [{ location: "body", field: "file", message }]);
     }
-    if (part.size > limitBytes) throw tooLarge(limitBytes);
+    if (part.size > limitBytes) throw tooLarge(limitBytes, "The file");
     const partName = "name" in part && typeof part.name === "string" && part.name !== "" ? part.name : null;
     return {
       bytes: Buffer.from(await part.arrayBuffer()),

@@ -1,10 +1,14 @@
 import { AppError, errors } from "@/server/errors";
 
-/** Reads a request body up to `limit` bytes; 413 beyond it, whatever Content-Length claims. */
-export async function readBodyText(req: Request, limit: number): Promise<string> {
+/**
+ * Reads a request body up to `limit` bytes; 413 beyond it, whatever
+ * Content-Length claims. `reportedLimit` is the limit named in the error (a
+ * file limit may be smaller than the body limit that leaves room for framing).
+ */
+export async function readBodyBytes(req: Request, limit: number, reportedLimit = limit, what = "Request body"): Promise<Buffer> {
   const declared = Number(req.headers.get("content-length") ?? "0");
-  if (declared > limit) throw tooLarge(limit);
-  if (!req.body) return "";
+  if (declared > limit) throw tooLarge(reportedLimit, what);
+  if (!req.body) return Buffer.alloc(0);
   const reader = req.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -14,15 +18,19 @@ export async function readBodyText(req: Request, limit: number): Promise<string>
     size += value.byteLength;
     if (size > limit) {
       await reader.cancel().catch(() => {});
-      throw tooLarge(limit);
+      throw tooLarge(reportedLimit, what);
     }
     chunks.push(value);
   }
-  return Buffer.concat(chunks).toString("utf8");
+  return Buffer.concat(chunks);
 }
 
-function tooLarge(limit: number) {
-  return new AppError("payload_too_large", `Request body is larger than the limit of ${limit} bytes`, {
+export async function readBodyText(req: Request, limit: number): Promise<string> {
+  return (await readBodyBytes(req, limit)).toString("utf8");
+}
+
+export function tooLarge(limit: number, what = "Request body") {
+  return new AppError("payload_too_large", `${what} is larger than the limit of ${limit} bytes`, {
     status: 413,
     details: { limitBytes: limit },
   });

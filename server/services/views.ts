@@ -7,7 +7,8 @@ import type { Credential, User } from "@/server/db/client";
 
 const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
 
-export function meView(user: User, memberships: { role: string; namespace: { name: string; deletedAt: Date | null } }[]): MeOutput {
+/** The profile fields shared by /auth/me and the admin user list. */
+function userFields(user: User) {
   return {
     id: user.id,
     username: user.username,
@@ -19,6 +20,12 @@ export function meView(user: User, memberships: { role: string; namespace: { nam
     disabled: Boolean(user.disabledAt),
     createdAt: user.createdAt.toISOString(),
     lastLoginAt: iso(user.lastLoginAt),
+  };
+}
+
+export function meView(user: User, memberships: { role: string; namespace: { name: string; deletedAt: Date | null } }[]): MeOutput {
+  return {
+    ...userFields(user),
     namespaces: memberships
       .filter((m) => !m.namespace.deletedAt)
       .map((m) => ({ name: m.namespace.name, role: m.role as "owner" | "editor" | "viewer" }))
@@ -27,19 +34,7 @@ export function meView(user: User, memberships: { role: string; namespace: { nam
 }
 
 export function adminUserView(user: User & { _count?: { memberships: number } }): AdminUserView {
-  return {
-    id: user.id,
-    username: user.username,
-    email: user.email,
-    emailVerified: Boolean(user.emailVerifiedAt),
-    fullName: user.fullName,
-    role: user.role,
-    authSource: user.authSource,
-    disabled: Boolean(user.disabledAt),
-    createdAt: user.createdAt.toISOString(),
-    lastLoginAt: iso(user.lastLoginAt),
-    namespaceCount: user._count?.memberships ?? 0,
-  };
+  return { ...userFields(user), namespaceCount: user._count?.memberships ?? 0 };
 }
 
 export type CredentialRow = Credential & { namespace: { name: string } | null; user: { id: string; username: string } };
