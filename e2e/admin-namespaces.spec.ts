@@ -47,6 +47,8 @@ test("create a namespace, add a member, change their role, remove them; delete a
   await panel.getByRole("button", { name: `Remove ${member.username}` }).click();
   await page.getByRole("alertdialog").getByRole("button", { name: "Remove member" }).click();
   await expect(memberRow).toHaveCount(0);
+  // Escape goes to the topmost layer: wait until the confirmation has fully closed.
+  await expect(page.getByRole("alertdialog")).toBeHidden();
   await page.keyboard.press("Escape");
   await expect(panel).toBeHidden();
 
