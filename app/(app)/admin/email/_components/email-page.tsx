@@ -7,7 +7,7 @@ import { type Control, Controller, useForm } from "react-hook-form";
 import { toast } from "sonner";
 import type { z } from "zod";
 import { useTRPC } from "@/app/_trpc/client";
-import { applyFieldErrors, errorMessage } from "@/components/lib/api-error";
+import { applyFieldErrors } from "@/components/lib/api-error";
 import { blankAs } from "@/components/lib/form";
 import { Alert } from "@/components/ui/alert";
 import { ApiErrorAlert } from "@/components/ui/api-error-alert";
@@ -20,6 +20,7 @@ import { Label } from "@/components/ui/label";
 import { PageHeader } from "@/components/ui/page-header";
 import { Skeleton } from "@/components/ui/skeleton";
 import { EmailConfigInput, EmailTestInput } from "@/server/contracts/email";
+import { toastError } from "@/components/lib/toast-error";
 
 const ConfigForm = EmailConfigInput.extend({
   username: blankAs(EmailConfigInput.shape.username, undefined),
@@ -47,7 +48,7 @@ export function EmailPage() {
       onError: (err) => applyFieldErrors(err, form.setError, ["host", "port", "from", "username", "password"]),
     }),
   );
-  const ping = useMutation(trpc.email.ping.mutationOptions({ onError: (err) => toast.error(errorMessage(err)) }));
+  const ping = useMutation(trpc.email.ping.mutationOptions({ onError: toastError }));
 
   return (
     <>

@@ -4,7 +4,6 @@ import { Plus, ShieldCheck } from "lucide-react";
 import { useState } from "react";
 import { toast } from "sonner";
 import { useTRPC } from "@/app/_trpc/client";
-import { errorMessage } from "@/components/lib/api-error";
 import { formatDate } from "@/components/lib/format";
 import { ApiErrorAlert } from "@/components/ui/api-error-alert";
 import { Badge } from "@/components/ui/badge";
@@ -18,6 +17,7 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@
 import type { ProviderView } from "@/server/contracts/identity-providers";
 import { ProviderFormDialog } from "./provider-form-dialog";
 import { TYPE_LABEL } from "./provider-form-model";
+import { toastError } from "@/components/lib/toast-error";
 
 export function ProvidersPage() {
   const trpc = useTRPC();
@@ -32,7 +32,7 @@ export function ProvidersPage() {
         void invalidate();
         toast.success(p.enabled ? `${p.name} enabled` : `${p.name} disabled; it no longer appears on the login page`);
       },
-      onError: (err) => toast.error(errorMessage(err)),
+      onError: toastError,
     }),
   );
   const remove = useMutation(
@@ -42,7 +42,7 @@ export function ProvidersPage() {
         toast.success(`${deleting?.name ?? "Provider"} deleted`);
         setDeleting(null);
       },
-      onError: (err) => toast.error(errorMessage(err)),
+      onError: toastError,
     }),
   );
   const providers = list.data?.providers ?? [];

@@ -7,7 +7,7 @@ import { Controller, useForm } from "react-hook-form";
 import { toast } from "sonner";
 import type { z } from "zod";
 import { useTRPC } from "@/app/_trpc/client";
-import { applyFieldErrors, errorMessage } from "@/components/lib/api-error";
+import { applyFieldErrors } from "@/components/lib/api-error";
 import { ApiErrorAlert } from "@/components/ui/api-error-alert";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
@@ -20,6 +20,7 @@ import { SkeletonRows } from "@/components/ui/skeleton";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { AddMemberInput, type NamespaceMember } from "@/server/contracts/namespaces";
 import { MemberRoleSelect } from "./member-role-select";
+import { toastError } from "@/components/lib/toast-error";
 
 type Member = z.infer<typeof NamespaceMember>;
 type AddValues = z.input<typeof AddMemberInput>;
@@ -65,7 +66,7 @@ function MembersPanel({ namespace }: { namespace: string }) {
         invalidate();
         toast.success(`${m.username} is now ${m.role}`);
       },
-      onError: (err) => toast.error(errorMessage(err)),
+      onError: toastError,
     }),
   );
   const remove = useMutation(
@@ -75,7 +76,7 @@ function MembersPanel({ namespace }: { namespace: string }) {
         toast.success(`${removing?.username ?? "Member"} removed from ${namespace}`);
         setRemoving(null);
       },
-      onError: (err) => toast.error(errorMessage(err)),
+      onError: toastError,
     }),
   );
 

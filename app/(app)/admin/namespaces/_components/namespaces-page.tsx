@@ -5,7 +5,6 @@ import { useState } from "react";
 import { toast } from "sonner";
 import type { z } from "zod";
 import { useTRPC } from "@/app/_trpc/client";
-import { errorMessage } from "@/components/lib/api-error";
 import { formatDate } from "@/components/lib/format";
 import { useDebounced } from "@/components/lib/use-debounced";
 import { ApiErrorAlert } from "@/components/ui/api-error-alert";
@@ -23,6 +22,7 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@
 import type { AdminNamespaceView } from "@/server/contracts/namespaces";
 import { CreateNamespaceDialog } from "./create-namespace-dialog";
 import { MembersDialog } from "./members-dialog";
+import { toastError } from "@/components/lib/toast-error";
 
 type Namespace = z.infer<typeof AdminNamespaceView>;
 
@@ -44,7 +44,7 @@ export function NamespacesPage() {
         setDeleting(null);
         toast.success(`Namespace ${ns.name} deleted; you can restore it from “Show deleted”`);
       },
-      onError: (err) => toast.error(errorMessage(err)),
+      onError: toastError,
     }),
   );
   const restore = useMutation(
@@ -53,7 +53,7 @@ export function NamespacesPage() {
         void invalidate();
         toast.success(`Namespace ${ns.name} restored`);
       },
-      onError: (err) => toast.error(errorMessage(err)),
+      onError: toastError,
     }),
   );
   const namespaces = list.data?.namespaces ?? [];

@@ -4,7 +4,6 @@ import { MoreHorizontal, Search, Users } from "lucide-react";
 import { useState } from "react";
 import { toast } from "sonner";
 import { useTRPC } from "@/app/_trpc/client";
-import { errorMessage } from "@/components/lib/api-error";
 import { formatRelative } from "@/components/lib/format";
 import { useDebounced } from "@/components/lib/use-debounced";
 import { ApiErrorAlert } from "@/components/ui/api-error-alert";
@@ -22,6 +21,7 @@ import type { AdminUserView } from "@/server/contracts/users";
 import { CreateUserDialog } from "./create-user-dialog";
 import { EditUserDialog } from "./edit-user-dialog";
 import { SetPasswordDialog } from "./set-password-dialog";
+import { toastError } from "@/components/lib/toast-error";
 
 const PAGE_SIZE = 50;
 const SOURCE = { local: "Password", ldap: "LDAP", oidc: "SSO" } as const;
@@ -49,7 +49,7 @@ export function UsersPage() {
         setDisabling(null);
         toast.success(u.disabled ? `${u.username} is disabled; their sessions ended` : `${u.username} is enabled`);
       },
-      onError: (err) => toast.error(errorMessage(err)),
+      onError: toastError,
     }),
   );
   const remove = useMutation(
@@ -59,7 +59,7 @@ export function UsersPage() {
         toast.success(`${deleting?.username ?? "User"} deleted`);
         setDeleting(null);
       },
-      onError: (err) => toast.error(errorMessage(err)),
+      onError: toastError,
     }),
   );
 

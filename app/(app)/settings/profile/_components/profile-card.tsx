@@ -8,7 +8,7 @@ import { toast } from "sonner";
 import type { z } from "zod";
 import { blankAs } from "@/components/lib/form";
 import { useTRPC } from "@/app/_trpc/client";
-import { applyFieldErrors, errorMessage } from "@/components/lib/api-error";
+import { applyFieldErrors } from "@/components/lib/api-error";
 import { formatDateTime } from "@/components/lib/format";
 import { ApiErrorAlert } from "@/components/ui/api-error-alert";
 import { Badge } from "@/components/ui/badge";
@@ -18,6 +18,7 @@ import { Field } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
 import { Skeleton } from "@/components/ui/skeleton";
 import { UpdateProfileInput } from "@/server/contracts/auth";
+import { toastError } from "@/components/lib/toast-error";
 
 /** The contract's profile update, with an empty e-mail field meaning "no address". */
 const ProfileForm = UpdateProfileInput.extend({
@@ -51,7 +52,7 @@ export function ProfileCard() {
   const resend = useMutation(
     trpc.auth.resendVerification.mutationOptions({
       onSuccess: (data) => toast.success(data.message),
-      onError: (err) => toast.error(errorMessage(err)),
+      onError: toastError,
     }),
   );
 

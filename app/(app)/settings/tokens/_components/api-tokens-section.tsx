@@ -4,7 +4,6 @@ import { KeyRound } from "lucide-react";
 import { useState } from "react";
 import { toast } from "sonner";
 import { useTRPC } from "@/app/_trpc/client";
-import { errorMessage } from "@/components/lib/api-error";
 import { formatDate, formatRelative } from "@/components/lib/format";
 import { ApiErrorAlert } from "@/components/ui/api-error-alert";
 import { Badge } from "@/components/ui/badge";
@@ -19,6 +18,7 @@ import { CreateTokenDialog } from "./create-token-dialog";
 import { RenameTokenDialog } from "./rename-token-dialog";
 import { SecretDialog } from "./secret-dialog";
 import { StatusBadge } from "./status-badge";
+import { toastError } from "@/components/lib/toast-error";
 
 export function ApiTokensSection() {
   const trpc = useTRPC();
@@ -34,7 +34,7 @@ export function ApiTokensSection() {
         toast.success(`Token “${t.name}” revoked`);
         setRevoking(null);
       },
-      onError: (err) => toast.error(errorMessage(err)),
+      onError: toastError,
     }),
   );
   const tokens = list.data?.tokens ?? [];

@@ -5,7 +5,6 @@ import { useState } from "react";
 import { toast } from "sonner";
 import type { z } from "zod";
 import { useTRPC } from "@/app/_trpc/client";
-import { errorMessage } from "@/components/lib/api-error";
 import { formatDate, formatRelative } from "@/components/lib/format";
 import { ApiErrorAlert } from "@/components/ui/api-error-alert";
 import { Badge } from "@/components/ui/badge";
@@ -19,6 +18,7 @@ import type { DelegatedView } from "@/server/contracts/auth";
 import { CreateDelegatedDialog } from "./create-delegated-dialog";
 import { SecretDialog } from "./secret-dialog";
 import { StatusBadge } from "./status-badge";
+import { toastError } from "@/components/lib/toast-error";
 
 type Delegated = z.infer<typeof DelegatedView>;
 
@@ -38,7 +38,7 @@ export function DelegatedSection() {
         toast.success(`“${c.name}” rotated; the old secret no longer works`);
         setSecret(c.token);
       },
-      onError: (err) => toast.error(errorMessage(err)),
+      onError: toastError,
     }),
   );
   const revoke = useMutation(
@@ -48,7 +48,7 @@ export function DelegatedSection() {
         setRevoking(null);
         toast.success(`“${c.name}” revoked`);
       },
-      onError: (err) => toast.error(errorMessage(err)),
+      onError: toastError,
     }),
   );
   const credentials = list.data?.credentials ?? [];
