@@ -5,7 +5,7 @@ export default defineConfig({
   resolve: { alias: { "@": path.resolve(import.meta.dirname) } },
   test: {
     include: ["**/*.test.ts"],
-    exclude: ["node_modules/**", "e2e/**", ".next/**", "data/**"],
+    exclude: ["node_modules/**", "e2e/**", ".next/**", "data/**", ".worktrees/**"],
     globalSetup: ["server/testing/global-setup.ts"],
     pool: "forks",
     testTimeout: 30_000,
