@@ -1,9 +1,10 @@
 // A mock prepared for serving: route compiled, conditions and templates
 // pre-parsed, once per mock version. Nothing here runs per request.
-import type { MockDefinition, MockResponse } from "@/server/contracts/mock";
+import { protocolOf, type MockDefinition, type MockResponse } from "@/server/contracts/mock";
 import { compileConditions } from "./conditions";
 import { parsePath } from "./json-path";
-import { compileRoute, joinRoute } from "./route";
+import { placerFor, type ServedProtocol } from "./protocols";
+import { compileRoute } from "./route";
 import { equalityKey, type IndexedMock } from "./route-index";
 import { compileString, compileTemplate, renderString, type CompiledString, type CompiledTemplate } from "./template";
 import type { StoreAccess } from "./types";
@@ -35,6 +36,7 @@ export interface CompiledWebhook {
 
 export interface CompiledMock extends IndexedMock {
   def: MockDefinition;
+  protocol: ServedProtocol;
   conditions: ReturnType<typeof compileConditions>;
   expiresAt: number | null;
   responses: CompiledResponse[];
@@ -84,18 +86,20 @@ export interface CompileDeps {
   readFile(fileName: string): string | undefined;
 }
 
-/** HTTP-served mocks only (an `http` block); other protocols have their own adapters. */
+/** Mocks of the protocols the web process serves (see ./protocols); null for the others. */
 export function compileMock(def: MockDefinition, sequence: number, createdAt: number, deps?: CompileDeps): CompiledMock | null {
-  if (!def.http) return null;
-  const http = def.http;
+  const protocol = protocolOf(def);
+  const placement = placerFor(protocol)?.(def);
+  if (!placement) return null;
+  const block = placement.conditions;
   const conditions = compileConditions(
-    { conditions: http.conditions, queryParams: http.queryParams, header: http.header, sortArray: http.sortArray },
+    block,
     deps && {
       readFile: deps.readFile,
       renderPath: (path, req) => renderString(compileString(path), { request: req, pathParams: {}, namespace: req.namespace, mockStore: {}, stores: NO_STORES, clock: { now: Date.now }, random: { next: Math.random } }),
     },
   );
-  const equalityKeys = (http.conditions ?? [])
+  const equalityKeys = (block.conditions ?? [])
     .filter((c) => c.assertAction === "equals" && !c.decode && !c.valueFromFile && !c.sortArray)
     .flatMap((c) => {
       const key = equalityKey(c.value);
@@ -105,8 +109,9 @@ export function compileMock(def: MockDefinition, sequence: number, createdAt: nu
   return {
     id: def.id,
     def,
-    route: compileRoute(joinRoute(def.pathPrefix, http.route)),
-    method: http.httpMethod ?? null,
+    protocol: protocol as ServedProtocol,
+    route: compileRoute(placement.route),
+    method: placement.selector,
     priority: def.priority,
     conditionCount: conditions.count,
     sequence,

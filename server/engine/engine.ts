@@ -15,6 +15,7 @@ import { compileMock, type CompiledMock } from "./compile-mock";
 import { renderMockResponse, type RenderedMatch, type RenderedWebhook } from "./respond";
 import { RouteIndex } from "./route-index";
 import { nearestMisses, type NearMiss } from "./near-miss";
+import type { ServedProtocol } from "./protocols";
 import type { Clock, EngineRequest, EngineResponse, Random, StoreAccess, TemplateFiles } from "./types";
 
 export interface EngineDeps {
@@ -43,7 +44,10 @@ export type EngineResult =
 
 export interface NamespaceMocks {
   namespace: string;
+  /** The HTTP mocks. */
   index: RouteIndex<CompiledMock>;
+  /** Every served protocol's mocks (http included), each in its own index. */
+  indexes: Partial<Record<ServedProtocol, RouteIndex<CompiledMock>>>;
 }
 
 export interface BuildResult extends NamespaceMocks {
@@ -63,13 +67,28 @@ export function buildNamespace(namespace: string, mocks: Iterable<{ mock: MockDe
       rejected.push({ id: m.mock.id, error: (err as Error).message });
     }
   }
-  return { namespace, index: new RouteIndex(compiled), rejected };
+  const byProtocol = new Map<ServedProtocol, CompiledMock[]>();
+  for (const c of compiled) {
+    const list = byProtocol.get(c.protocol);
+    if (list) list.push(c);
+    else byProtocol.set(c.protocol, [c]);
+  }
+  const indexes: NamespaceMocks["indexes"] = {};
+  for (const [protocol, list] of byProtocol) indexes[protocol] = new RouteIndex(list);
+  const index = indexes.http ?? new RouteIndex<CompiledMock>([]);
+  indexes.http = index;
+  return { namespace, index, indexes, rejected };
 }
 
-export async function handle(ns: NamespaceMocks | undefined, req: EngineRequest, deps: EngineDeps): Promise<EngineResult> {
-  if (!ns) return { matched: false, nearest: [] };
+/**
+ * Answers a request with the mocks of one protocol. `req.method` is the
+ * selector of that protocol's placement (the HTTP method for http).
+ */
+export async function handle(ns: NamespaceMocks | undefined, req: EngineRequest, deps: EngineDeps, protocol: ServedProtocol = "http"): Promise<EngineResult> {
+  const index = ns?.indexes[protocol];
+  if (!index) return { matched: false, nearest: [] };
   const now = deps.clock.now();
-  const candidates = ns.index.match(req.method, req.path, req.body);
+  const candidates = index.match(req.method, req.path, req.body);
   for (const { mock, pathParams } of candidates) {
     if (mock.expiresAt !== null && now >= mock.expiresAt) continue;
     if (!mock.conditions.evaluate(req).pass) continue;
@@ -77,5 +96,5 @@ export async function handle(ns: NamespaceMocks | undefined, req: EngineRequest,
     const { response, webhooks, webhookErrors } = await renderMockResponse(mock, req, pathParams, deps);
     return { matched: true, mock: mock.def, pathParams, response, proxy: mock.def.proxy, webhooks, webhookErrors };
   }
-  return { matched: false, nearest: nearestMisses(ns.index, req, candidates, now) };
+  return { matched: false, nearest: nearestMisses(index, req, candidates, now) };
 }

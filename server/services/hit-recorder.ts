@@ -23,6 +23,8 @@ export interface HitRecord {
 export interface MissRecord {
   namespaceId: string;
   namespace: string;
+  /** http when absent. */
+  protocol?: string;
   method: string;
   path: string;
   query: Record<string, string[]>;

@@ -14,6 +14,17 @@ interface Entry {
   built: Promise<NamespaceIndex | undefined>;
   /** Bumped on every invalidation so a slow rebuild cannot overwrite a newer one. */
   generation: number;
+  /** The built index once `built` has settled: the stub path reads it without awaiting. */
+  ready?: NamespaceIndex;
+}
+
+function track(entry: Entry) {
+  entry.built.then(
+    (built) => {
+      if (built) entry.ready = built;
+    },
+    () => {},
+  );
 }
 
 interface IndexState {
@@ -68,6 +79,11 @@ async function load(namespaceId: string, name: string): Promise<NamespaceIndex |
   return { ...built, namespaceId, files };
 }
 
+/** The namespace's index when it is built and current; undefined means: await namespaceMocks. */
+export function namespaceMocksNow(name: string): NamespaceIndex | undefined {
+  return state().byName.get(name)?.ready;
+}
+
 /** The compiled mocks of a namespace, or undefined when it does not exist. */
 export async function namespaceMocks(name: string): Promise<NamespaceIndex | undefined> {
   const s = state();
@@ -77,6 +93,7 @@ export async function namespaceMocks(name: string): Promise<NamespaceIndex | und
   const ns = await db().namespace.findUnique({ where: { name }, select: { id: true, deletedAt: true } });
   if (!ns || ns.deletedAt) return undefined;
   const entry: Entry = { namespaceId: ns.id, built: load(ns.id, name), generation: ++s.generation };
+  track(entry);
   s.byName.set(name, entry);
   s.nameById.set(ns.id, name);
   entry.built.catch(() => {
@@ -95,6 +112,7 @@ export function invalidateNamespace(namespaceId: string) {
   const name = s.nameById.get(namespaceId);
   if (name === undefined || !s.byName.has(name)) return;
   const entry: Entry = { namespaceId, built: load(namespaceId, name), generation: ++s.generation };
+  track(entry);
   s.byName.set(name, entry);
   entry.built.catch(() => {
     if (s.byName.get(name) === entry) s.byName.delete(name);

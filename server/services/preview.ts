@@ -100,7 +100,7 @@ function overlayStores(cache: Map<string, Map<string, unknown>>): StoreAccess {
 function withPrivateTurns(ns: NamespaceMocks): NamespaceMocks {
   const index = Object.create(ns.index) as RouteIndex<CompiledMock>;
   index.match = (method, path, body) => ns.index.match(method, path, body).map((c) => ({ ...c, mock: { ...c.mock, turn: { next: c.mock.turn.next } } }));
-  return { namespace: ns.namespace, index };
+  return { namespace: ns.namespace, index, indexes: { ...ns.indexes, http: index } };
 }
 
 export async function previewMock(scope: NamespaceScope, input: PreviewRequest): Promise<Result> {

@@ -14,19 +14,30 @@ export type NamespaceStores = Map<string, Map<string, unknown>>; // chainId ("" 
 
 interface StoreState {
   cache: Map<string, Promise<NamespaceStores>>;
+  /** The settled entries of `cache`, for readers that must not await. */
+  ready: Map<string, NamespaceStores>;
   listener?: Listener;
 }
 
 const g = globalThis as unknown as { __polymockStores?: StoreState };
 function state(): StoreState {
-  g.__polymockStores ??= { cache: new Map() };
+  g.__polymockStores ??= { cache: new Map(), ready: new Map() };
   return g.__polymockStores;
 }
 
 function ensureListening() {
   const s = state();
   if (s.listener || !process.env.DATABASE_URL) return;
-  s.listener = listen(STORES_CHANNEL, (namespaceId) => s.cache.delete(namespaceId), () => s.cache.clear());
+  s.listener = listen(STORES_CHANNEL, (namespaceId) => forget(namespaceId), () => {
+    s.cache.clear();
+    s.ready.clear();
+  });
+}
+
+function forget(namespaceId: string) {
+  const s = state();
+  s.cache.delete(namespaceId);
+  s.ready.delete(namespaceId);
 }
 
 async function load(namespaceId: string): Promise<NamespaceStores> {
@@ -40,15 +51,26 @@ async function load(namespaceId: string): Promise<NamespaceStores> {
   return out;
 }
 
+/** The loaded stores of a namespace, or undefined while they load (then await namespaceStores). */
+export function namespaceStoresNow(namespaceId: string): NamespaceStores | undefined {
+  return state().ready.get(namespaceId);
+}
+
 /** The cached stores of a namespace; loads them on first use. */
 export function namespaceStores(namespaceId: string): Promise<NamespaceStores> {
   const s = state();
   ensureListening();
   let cached = s.cache.get(namespaceId);
   if (!cached) {
-    cached = load(namespaceId);
-    s.cache.set(namespaceId, cached);
-    cached.catch(() => s.cache.delete(namespaceId));
+    const loading = load(namespaceId);
+    cached = loading;
+    s.cache.set(namespaceId, loading);
+    loading.then(
+      (stores) => {
+        if (s.cache.get(namespaceId) === loading) s.ready.set(namespaceId, stores);
+      },
+      () => s.cache.delete(namespaceId),
+    );
   }
   return cached;
 }

@@ -2,6 +2,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { serveStub } from "./stub-core";
 import { readStubBody, StubBodyTooLarge } from "./stub-body";
+import type { StubOutput } from "./stub-context";
 
 export function isStubPath(pathname: string): boolean {
   return pathname === "/stubs" || pathname.startsWith("/stubs/");
@@ -9,12 +10,15 @@ export function isStubPath(pathname: string): boolean {
 
 function listsOf(headers: IncomingMessage["headers"]): Record<string, string[]> {
   const out: Record<string, string[]> = {};
-  for (const [k, v] of Object.entries(headers)) if (v !== undefined) out[k] = Array.isArray(v) ? v : [v];
+  for (const k in headers) {
+    const v = headers[k];
+    if (v !== undefined) out[k] = typeof v === "string" ? [v] : v;
+  }
   return out;
 }
 
 export async function handleStubRequest(req: IncomingMessage, res: ServerResponse, requestId: string) {
-  let rawBody: string;
+  let rawBody: Buffer;
   try {
     rawBody = await readStubBody(req);
   } catch (err) {
@@ -26,11 +30,12 @@ export async function handleStubRequest(req: IncomingMessage, res: ServerRespons
   }
   const out = await serveStub({ method: req.method ?? "GET", url: req.url ?? "/", headers: listsOf(req.headers), rawBody, requestId });
   if (out.delayMs > 0) await new Promise((r) => setTimeout(r, out.delayMs));
+  if (out.stream) return streamOut(res, out);
   // A proxied HEAD answer carries the upstream's Content-Length for a body it does not send; keep it.
   const keepLength = req.method === "HEAD" && Object.keys(out.headers).some((h) => h.toLowerCase() === "content-length");
   // 204 and 304 carry neither a body nor a Content-Length (RFC 9110).
   const bodiless = out.status === 204 || out.status === 304 || (out.status >= 100 && out.status < 200);
-  if (!keepLength && !bodiless) out.headers["Content-Length"] = String(Buffer.byteLength(out.body));
+  if (!keepLength && !bodiless) out.headers["Content-Length"] = String(typeof out.body === "string" ? Buffer.byteLength(out.body) : out.body.length);
   const { afterSend } = out;
   // Webhooks start once the response has left ('finish'), or when the client went away first ('close').
   if (afterSend) {
@@ -45,4 +50,30 @@ export async function handleStubRequest(req: IncomingMessage, res: ServerRespons
   }
   res.writeHead(out.status, out.headers);
   res.end(req.method === "HEAD" || bodiless ? undefined : out.body);
+}
+
+async function streamOut(res: ServerResponse, out: StubOutput) {
+  let closed = false;
+  const gone = new Promise<void>((resolve) =>
+    res.once("close", () => {
+      closed = true;
+      resolve();
+    }),
+  );
+  res.writeHead(out.status, out.headers);
+  res.flushHeaders();
+  try {
+    await out.stream!({
+      write: (chunk) => {
+        if (!closed) res.write(chunk);
+      },
+      get closed() {
+        return closed;
+      },
+      gone,
+    });
+  } finally {
+    if (!closed) res.end();
+    out.afterSend?.();
+  }
 }

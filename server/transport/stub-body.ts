@@ -10,12 +10,14 @@ export function stubBodyLimit(): number {
   return Number(process.env.STUB_MAX_BODY_BYTES ?? 10 * 1024 * 1024);
 }
 
-export function readStubBody(req: IncomingMessage, limit = stubBodyLimit()): Promise<string> {
+const EMPTY = Buffer.alloc(0);
+
+export function readStubBody(req: IncomingMessage, limit = stubBodyLimit()): Promise<Buffer> {
   if (req.method === "GET" || req.method === "HEAD") {
     // Most stub calls carry no body: skip the stream machinery for them.
     if (!req.headers["content-length"] && !req.headers["transfer-encoding"]) {
       req.resume();
-      return Promise.resolve("");
+      return Promise.resolve(EMPTY);
     }
   }
   return new Promise((resolve, reject) => {
@@ -31,7 +33,7 @@ export function readStubBody(req: IncomingMessage, limit = stubBodyLimit()): Pro
       }
       chunks.push(chunk);
     });
-    req.on("end", () => resolve(chunks.length === 1 ? chunks[0].toString("utf8") : Buffer.concat(chunks).toString("utf8")));
+    req.on("end", () => resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)));
     req.on("error", reject);
   });
 }

@@ -39,7 +39,7 @@ export function stubRecorder(): HitRecorder {
       }
     },
     async writeMisses(misses) {
-      await recordUndefinedRequests(misses.map((m) => ({ namespaceId: m.namespaceId, method: m.method, path: m.path, query: m.query, headers: m.headers, body: m.body })));
+      await recordUndefinedRequests(misses.map((m) => ({ namespaceId: m.namespaceId, protocol: m.protocol, method: m.method, path: m.path, query: m.query, headers: m.headers, body: m.body })));
       await publishLive(misses.map((m): LiveEvent => ({ type: "stub.miss", namespaceId: m.namespaceId, at: new Date().toISOString(), method: m.method, path: m.path })));
     },
   });

@@ -1,0 +1,15 @@
+// The placers of the protocols served by the web process. A protocol missing
+// here is not served over HTTP (its mocks are skipped when indexes are built).
+import type { Protocol } from "@/server/contracts/mock";
+import { placeHttp } from "./http";
+import type { Placer, ServedProtocol } from "./placement";
+
+export const PLACERS: Partial<Record<ServedProtocol, Placer>> = {
+  http: placeHttp,
+};
+
+export function placerFor(protocol: Protocol): Placer | undefined {
+  return PLACERS[protocol as ServedProtocol];
+}
+
+export type { Placement, Placer, ServedProtocol } from "./placement";
