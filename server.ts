@@ -6,15 +6,38 @@ import { EventEmitter } from "node:events";
 import http from "node:http";
 import next from "next";
 import { env } from "@/server/env";
-import { PEER_HEADER, requestIdFrom } from "@/server/http/request-meta";
+import { randomUUID } from "node:crypto";
+import { isRequestId, PEER_HEADER, requestIdFrom } from "@/server/http/request-meta";
 import { logger } from "@/server/lib/logger";
-import { observeRequest } from "@/server/observability/metrics";
+import { observeRequest, observeStub } from "@/server/observability/metrics";
 import { handleStubRequest, isStubPath } from "@/server/transport/http-stub";
 import { drainWebhooks } from "@/server/services/webhooks";
 import { stubRecorder } from "@/server/transport/stub-recorder";
 
 process.env.SERVICE_NAME ??= "web";
 const log = logger();
+
+function serveStub(req: http.IncomingMessage, res: http.ServerResponse) {
+  const started = performance.now();
+  const incoming = req.headers["x-request-id"];
+  const requestId = typeof incoming === "string" && isRequestId(incoming) ? incoming : randomUUID();
+  req.headers["x-request-id"] = requestId;
+  const method = req.method ?? "GET";
+  const done = (status: number) => observeStub(method, status, (performance.now() - started) / 1000);
+  const failed = (err: unknown) => {
+    log.error({ err, requestId }, "stub request failed");
+    if (!res.headersSent) {
+      res.writeHead(500, { "Content-Type": "application/json" });
+      res.end(JSON.stringify({ error: "Internal server error", code: "internal", request_id: requestId }));
+    } else res.destroy();
+  };
+  try {
+    const pending = handleStubRequest(req, res, requestId, done);
+    if (pending) pending.catch(failed);
+  } catch (err) {
+    failed(err);
+  }
+}
 
 async function main() {
   const { PORT: port, HOST: host } = env();
@@ -26,24 +49,16 @@ async function main() {
   await app.prepare();
 
   const server = http.createServer((req, res) => {
+    const url = req.url ?? "/";
+    if (url.startsWith("/stubs") && isStubPath(url.split("?", 1)[0])) return serveStub(req, res);
     const started = process.hrtime.bigint();
     const requestId = requestIdFrom({ get: (n) => (req.headers[n] as string | undefined) ?? null });
     req.headers["x-request-id"] = requestId;
     req.headers[PEER_HEADER] = req.socket.remoteAddress ?? "unknown";
-    const pathname = (req.url ?? "/").split("?", 1)[0];
+    const pathname = url.split("?", 1)[0];
     res.on("finish", () => {
       observeRequest(req.method ?? "GET", pathname, res.statusCode, Number(process.hrtime.bigint() - started) / 1e9);
     });
-    if (isStubPath(pathname)) {
-      handleStubRequest(req, res, requestId).catch((err) => {
-        log.error({ err, requestId }, "stub request failed");
-        if (!res.headersSent) {
-          res.writeHead(500, { "Content-Type": "application/json" });
-          res.end(JSON.stringify({ error: "Internal server error", code: "internal", request_id: requestId }));
-        } else res.destroy();
-      });
-      return;
-    }
     if (!res.hasHeader("X-Request-Id")) res.setHeader("X-Request-Id", requestId);
     handle(req, res).catch((err) => {
       log.error({ err, requestId }, "request failed");

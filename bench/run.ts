@@ -3,7 +3,8 @@
 // autocannon. Prints req/s, p50/p99 latency, the ratio to raw, peak RSS of the
 // server, and the time to batch-create 10,000 mocks. Not a test: no assertions.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
+import os from "node:os";
 import net from "node:net";
 import path from "node:path";
 import autocannon from "autocannon";
@@ -66,7 +67,32 @@ interface Workload {
 
 type Api = (method: string, p: string, body?: unknown) => Promise<unknown>;
 
+const WRK = process.env.BENCH_TOOL !== "autocannon" && spawnSync("wrk", ["--version"]).error === undefined;
+
+/** wrk (C, one thread) leaves more of the two cores to the servers than autocannon does; used when installed. */
+function wrkLoad(url: string, w: Workload, seconds: number) {
+  const lua = path.join(os.tmpdir(), `polymock-bench-${process.pid}.lua`);
+  const lines = [`wrk.method = ${JSON.stringify(w.method)}`];
+  if (w.body) lines.push(`wrk.body = ${JSON.stringify(w.body)}`, `wrk.headers["Content-Type"] = "application/json"`);
+  writeFileSync(lua, lines.join("\n") + "\n");
+  const r = spawnSync("wrk", ["-t1", `-c${CONNECTIONS}`, `-d${seconds}s`, "--latency", "-s", lua, url + w.path], { encoding: "utf8" });
+  const out = r.stdout;
+  const ms = (label: string) => {
+    const m = new RegExp(`^\\s*${label}%\\s+([\\d.]+)(us|ms|s)`, "m").exec(out);
+    if (!m) return NaN;
+    const v = Number(m[1]);
+    return m[2] === "us" ? v / 1000 : m[2] === "s" ? v * 1000 : v;
+  };
+  const non2xx = Number(/Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? 0);
+  const errors = /Socket errors: (.*)/.exec(out)?.[1];
+  return { rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? NaN), p50: ms("50"), p99: ms("99"), non2xx, errors: errors ? 1 : 0 };
+}
+
 async function load(url: string, w: Workload) {
+  if (WRK) {
+    wrkLoad(url, w, 2); // warm-up
+    return wrkLoad(url, w, DURATION);
+  }
   const opts = { url: url + w.path, method: w.method as "GET", connections: CONNECTIONS, duration: DURATION, body: w.body, headers: (w.body ? { "content-type": "application/json" } : {}) as Record<string, string> };
   await autocannon({ ...opts, duration: 2 }); // warm-up
   const r = await autocannon(opts);
@@ -92,7 +118,9 @@ async function main() {
   const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), APP_SECRET: "bench", NODE_ENV: "production", LOG_LEVEL: "warn", RATE_LIMIT_DISABLED: "1", ADMIN_PASSWORD };
   // Bootstrap the admin user through the launcher's own code path.
   spawnSync(process.execPath, ["--import", "tsx", "-e", `import("./server/services/bootstrap.ts").then(m => m.bootstrap({adminPassword: "${ADMIN_PASSWORD}"})).then(() => process.exit(0))`], { env, stdio: "inherit" });
-  const server = spawn(process.execPath, ["--import", "tsx", "server.ts"], { env, stdio: ["ignore", "pipe", "inherit"] });
+  // BENCH_PROFILE=1 writes a V8 CPU profile of the web process to bench/profiles/ (open in Chrome DevTools).
+  const profile = process.env.BENCH_PROFILE === "1" ? ["--cpu-prof", `--cpu-prof-dir=${path.join(root, "bench/profiles")}`] : [];
+  const server = spawn(process.execPath, [...profile, "--import", "tsx", "server.ts"], { env, stdio: ["ignore", "pipe", "inherit"] });
   const base = `http://127.0.0.1:${port}`;
   await waitReady(`${base}/health/ready`);
 
@@ -141,8 +169,11 @@ async function main() {
 
   const rows: string[] = [];
   const results: Record<string, number> = {};
+  // BENCH_ONLY=W1,W3 runs only those workloads (the setups of the others still run, so W5 keeps its 10,000 mocks).
+  const only = process.env.BENCH_ONLY?.split(",");
   for (const w of workloads) {
     await w.setup(api);
+    if (only && !only.some((o) => w.name.startsWith(o))) continue;
     await new Promise((r) => setTimeout(r, 500)); // index rebuild after NOTIFY
     const probe = await fetch(base + w.path, { method: w.method, body: w.body, headers: w.body ? { "content-type": "application/json" } : {} });
     const probeBody = await probe.text();
@@ -165,7 +196,7 @@ async function main() {
   console.log(`W5/W1 ratio: ${(results["W5 W1 + 10,000 mocks"] / results["W1 one GET mock"]).toFixed(2)}`);
   console.log(`batch create of 10,000 mocks: ${(batchMs / 1000).toFixed(2)} s`);
   console.log(`peak RSS of the web process: ${peakRssMb(server.pid!)} MB`);
-  console.log(`(${CONNECTIONS} connections, ${DURATION} s per run after a 2 s warm-up, autocannon in this process, ${new Date().toISOString()})`);
+  console.log(`(${CONNECTIONS} connections, ${DURATION} s per run after a 2 s warm-up, ${WRK ? "wrk -t1" : "autocannon in this process"}, ${new Date().toISOString()})`);
 
   server.kill("SIGTERM");
   raw.kill("SIGTERM");

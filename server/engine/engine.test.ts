@@ -120,7 +120,7 @@ describe("engine", () => {
     const deps = memoryDeps({ files: { "order-7.json": '{"id": "$.pathParam.id", "ok": true}' } });
     const r = await handle(ns, req("GET", "/f/7"), deps);
     expect(r.matched && r.response.body).toEqual({ id: "7", ok: true });
-    await expect(handle(ns, req("GET", "/f/8"), deps)).rejects.toThrow(/order-8.json/);
+    await expect(async () => handle(ns, req("GET", "/f/8"), deps)).rejects.toThrow(/order-8.json/);
   });
 
   it("reports the nearest misses with what failed", async () => {

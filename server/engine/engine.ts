@@ -13,7 +13,7 @@
 import type { MockDefinition } from "@/server/contracts/mock";
 import { compileMock, type CompiledMock } from "./compile-mock";
 import { renderMockResponse, type RenderedMatch, type RenderedWebhook } from "./respond";
-import { RouteIndex } from "./route-index";
+import { RouteIndex, type RouteCandidate } from "./route-index";
 import { nearestMisses, type NearMiss } from "./near-miss";
 import type { ServedProtocol } from "./protocols";
 import type { Clock, EngineRequest, EngineResponse, Random, StoreAccess, TemplateFiles } from "./types";
@@ -83,18 +83,39 @@ export function buildNamespace(namespace: string, mocks: Iterable<{ mock: MockDe
 /**
  * Answers a request with the mocks of one protocol. `req.method` is the
  * selector of that protocol's placement (the HTTP method for http).
+ * Synchronous for the common mock (no useLimiter, no global/chain store
+ * writes): the stub path then answers without a promise.
  */
-export async function handle(ns: NamespaceMocks | undefined, req: EngineRequest, deps: EngineDeps, protocol: ServedProtocol = "http"): Promise<EngineResult> {
+export function handle(ns: NamespaceMocks | undefined, req: EngineRequest, deps: EngineDeps, protocol: ServedProtocol = "http"): EngineResult | Promise<EngineResult> {
   const index = ns?.indexes[protocol];
   if (!index) return { matched: false, nearest: [] };
   const now = deps.clock.now();
   const candidates = index.match(req.method, req.path, req.body);
-  for (const { mock, pathParams } of candidates) {
+  for (let i = 0; i < candidates.length; i++) {
+    const { mock, pathParams } = candidates[i];
     if (mock.expiresAt !== null && now >= mock.expiresAt) continue;
     if (!mock.conditions.evaluate(req).pass) continue;
+    if (mock.def.useLimiter > 0) return takeAndAnswer(index, candidates, i, req, deps, now);
+    return matched(mock, pathParams, renderMockResponse(mock, req, pathParams, deps));
+  }
+  return { matched: false, nearest: nearestMisses(index, req, candidates, now) };
+}
+
+function matched(mock: CompiledMock, pathParams: Record<string, string>, rendered: RenderedMatch | Promise<RenderedMatch>): EngineResult | Promise<EngineResult> {
+  const result = (r: RenderedMatch): EngineResult => ({ matched: true, mock: mock.def, pathParams, response: r.response, proxy: mock.def.proxy, webhooks: r.webhooks, webhookErrors: r.webhookErrors });
+  return rendered instanceof Promise ? rendered.then(result) : result(rendered);
+}
+
+/** From candidate `from` on, with uses taken atomically (deps.takeUse) for limited mocks. */
+async function takeAndAnswer(index: RouteIndex<CompiledMock>, candidates: RouteCandidate<CompiledMock>[], from: number, req: EngineRequest, deps: EngineDeps, now: number): Promise<EngineResult> {
+  for (let i = from; i < candidates.length; i++) {
+    const { mock, pathParams } = candidates[i];
+    if (i > from) {
+      if (mock.expiresAt !== null && now >= mock.expiresAt) continue;
+      if (!mock.conditions.evaluate(req).pass) continue;
+    }
     if (mock.def.useLimiter > 0 && !(await deps.takeUse(mock.id, mock.def.useLimiter))) continue;
-    const { response, webhooks, webhookErrors } = await renderMockResponse(mock, req, pathParams, deps);
-    return { matched: true, mock: mock.def, pathParams, response, proxy: mock.def.proxy, webhooks, webhookErrors };
+    return matched(mock, pathParams, renderMockResponse(mock, req, pathParams, deps));
   }
   return { matched: false, nearest: nearestMisses(index, req, candidates, now) };
 }

@@ -46,7 +46,8 @@ function renderWebhook(w: CompiledWebhook, ctx: TemplateContext): RenderedWebhoo
   return { url: renderString(w.url, ctx), method: w.method, headers, body, delayMs: w.delayMs, timeoutMs: w.timeoutMs, retries: w.retries };
 }
 
-export async function renderMockResponse(mock: CompiledMock, req: EngineRequest, pathParams: Record<string, string>, deps: EngineDeps): Promise<RenderedMatch> {
+/** Synchronous unless the mock writes global or chain stores (those writes are awaited before rendering). */
+export function renderMockResponse(mock: CompiledMock, req: EngineRequest, pathParams: Record<string, string>, deps: EngineDeps): RenderedMatch | Promise<RenderedMatch> {
   const ctx: TemplateContext = {
     request: req,
     pathParams,
@@ -59,11 +60,16 @@ export async function renderMockResponse(mock: CompiledMock, req: EngineRequest,
   };
   if (mock.mStore) ctx.mockStore = { ...(renderTemplate(mock.mStore, ctx) as Record<string, unknown>) };
   for (const [key, t] of mock.extract.mStore) ctx.mockStore[key] = renderTemplate(t, ctx);
-  for (const [key, t] of mock.extract.gStore) await deps.stores.setGlobal(req.namespace, key, renderTemplate(t, ctx));
-  if (mock.def.chainId) {
-    for (const [key, t] of mock.extract.cStore) await deps.stores.setChain(req.namespace, mock.def.chainId, key, renderTemplate(t, ctx));
-  }
+  const chainWrites = mock.def.chainId ? mock.extract.cStore : [];
+  if (mock.extract.gStore.length === 0 && chainWrites.length === 0) return renderPicked(mock, req, ctx, deps);
+  return (async () => {
+    for (const [key, t] of mock.extract.gStore) await deps.stores.setGlobal(req.namespace, key, renderTemplate(t, ctx));
+    for (const [key, t] of chainWrites) await deps.stores.setChain(req.namespace, mock.def.chainId!, key, renderTemplate(t, ctx));
+    return renderPicked(mock, req, ctx, deps);
+  })();
+}
 
+function renderPicked(mock: CompiledMock, req: EngineRequest, ctx: TemplateContext, deps: EngineDeps): RenderedMatch {
   const picked = pickResponse(mock, deps);
   let body: unknown;
   if (picked.payloadTemplatePath) {

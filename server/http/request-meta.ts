@@ -7,6 +7,11 @@ export const PATH_NAMESPACE_HEADER = "x-polymock-path-namespace";
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/;
 
+/** A client-sent request id is kept when it looks like one. */
+export function isRequestId(value: string): boolean {
+  return REQUEST_ID.test(value);
+}
+
 export function requestIdFrom(headers: { get(name: string): string | null }): string {
   const incoming = headers.get("x-request-id");
   return incoming && REQUEST_ID.test(incoming) ? incoming : randomUUID();

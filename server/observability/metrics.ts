@@ -54,3 +54,20 @@ export function observeRequest(method: string, pathname: string, status: number,
   m.requests.inc({ method, route, status: String(status) });
   m.duration.observe({ method, route }, seconds);
 }
+
+// Stub traffic is the hot path: its label sets are few (method × status), so
+// the labelled children are looked up once and kept, instead of hashing the
+// labels on every request.
+const stubChildren = new Map<string, { count: client.Counter.Internal; duration: client.Histogram.Internal<"method" | "route"> }>();
+
+export function observeStub(method: string, status: number, seconds: number) {
+  const key = method + " " + status;
+  let c = stubChildren.get(key);
+  if (!c) {
+    const m = metrics();
+    c = { count: m.requests.labels({ method, route: "/stubs", status: String(status) }), duration: m.duration.labels({ method, route: "/stubs" }) };
+    if (stubChildren.size < 1000) stubChildren.set(key, c);
+  }
+  c.count.inc();
+  c.duration.observe(seconds);
+}

@@ -1,24 +1,52 @@
 import { describe, expect, it } from "vitest";
-import { HitRecorder, type HitRecord, type MissRecord } from "./hit-recorder";
+import { HitRecorder, LOG_KEEP, type FoldedMiss, type HitRecord, type MissRecord, type MockHits } from "./hit-recorder";
 
-const hit = (i: number): HitRecord => ({ namespaceId: "n", namespace: "sandbox", mockId: `m${i % 3}`, countUse: true, calledAt: new Date(), method: "GET", url: "/x", headers: {}, query: {}, body: null, status: 200, durationMs: 1 });
-const miss = (): MissRecord => ({ namespaceId: "n", namespace: "sandbox", method: "GET", path: "/nope", query: {}, headers: {}, body: null });
+const hit = (i: number, mockId = `m${i % 3}`, countUse = true): HitRecord => ({ namespaceId: "n", namespace: "sandbox", mockId, countUse, calledAt: new Date(), method: "GET", url: `/x/${i}`, headers: {}, query: {}, body: null, status: 200, durationMs: 1 });
+const miss = (path = "/nope", protocol?: string): MissRecord => ({ namespaceId: "n", namespace: "sandbox", protocol, method: "GET", path, query: {}, headers: {}, body: null });
+
+function collecting() {
+  const hits: MockHits[] = [];
+  const misses: FoldedMiss[] = [];
+  const rec = new HitRecorder({ writeHits: async (b) => void hits.push(...b), writeMisses: async (m) => void misses.push(...m) });
+  return { rec, hits, misses };
+}
 
 describe("HitRecorder", () => {
-  it("writes queued hits and misses in batches, off the caller's path, and drains everything", async () => {
-    const written: { hits: number; misses: number }[] = [];
-    const rec = new HitRecorder({
-      writeHits: async (h) => void written.push({ hits: h.length, misses: 0 }),
-      writeMisses: async (m) => void written.push({ hits: 0, misses: m.length }),
-    });
+  it("writes gathered hits and misses in batches, off the caller's path, and drains everything", async () => {
+    const { rec, hits, misses } = collecting();
     for (let i = 0; i < 2500; i++) rec.hit(hit(i));
     rec.miss(miss());
-    expect(written).toEqual([]); // nothing written synchronously
+    expect(hits).toEqual([]); // nothing written synchronously
+    expect(rec.queued).toBe(2501);
     await rec.drain();
-    expect(written.reduce((n, w) => n + w.hits, 0)).toBe(2500);
-    expect(written.reduce((n, w) => n + w.misses, 0)).toBe(1);
-    expect(Math.max(...written.map((w) => w.hits))).toBeLessThanOrEqual(1000);
+    expect(hits.reduce((n, w) => n + w.records.length, 0)).toBe(2500);
+    expect(hits.reduce((n, w) => n + w.hits, 0)).toBe(2500);
+    expect(hits.map((h) => h.mockId).sort()).toEqual(["m0", "m1", "m2"]);
+    expect(misses).toHaveLength(1);
     expect(rec.queued).toBe(0);
+  });
+
+  it("keeps the newest LOG_KEEP records of a mock per batch, in order, and still counts every hit and use", async () => {
+    const { rec, hits } = collecting();
+    const n = LOG_KEEP * 3 + 17;
+    for (let i = 0; i < n; i++) rec.hit(hit(i, "busy", i % 2 === 0));
+    await rec.drain();
+    expect(hits).toHaveLength(1);
+    const [w] = hits;
+    expect(w.hits).toBe(n);
+    expect(w.uses).toBe(Math.ceil(n / 2));
+    expect(w.records).toHaveLength(LOG_KEEP);
+    expect(w.records[0].url).toBe(`/x/${n - LOG_KEEP}`);
+    expect(w.records.at(-1)!.url).toBe(`/x/${n - 1}`);
+  });
+
+  it("folds misses of one shape into one record with a count; protocols are distinct shapes", async () => {
+    const { rec, misses } = collecting();
+    for (let i = 0; i < 5; i++) rec.miss(miss("/a"));
+    rec.miss(miss("/a", "graphql"));
+    rec.miss(miss("/b"));
+    await rec.drain();
+    expect(misses.map((m) => [m.protocol ?? "http", m.path, m.count]).sort()).toEqual([["graphql", "/a", 1], ["http", "/a", 5], ["http", "/b", 1]]);
   });
 
   it("a failing sink is logged, not thrown", async () => {

@@ -1,7 +1,9 @@
 // Per-hit bookkeeping off the response path: request logs, use counters,
-// undefined-request capture and live events are queued in memory and written
-// in batches. A full queue drops the oldest log rows rather than slowing stub
-// traffic; drain() flushes everything on shutdown (SIGTERM).
+// undefined-request capture and live events are gathered in memory and
+// written in batches. Each mock keeps only its newest LOG_KEEP records per
+// batch (the request log keeps no more than that per mock anyway), so a
+// flood of traffic costs a counter increment per hit, not a row; misses are
+// folded by shape with a count. drain() flushes everything on shutdown.
 import { logger } from "@/server/lib/logger";
 
 export interface HitRecord {
@@ -32,84 +34,139 @@ export interface MissRecord {
   body: unknown;
 }
 
-export interface RecorderSinks {
-  writeHits(hits: HitRecord[]): Promise<void>;
-  writeMisses(misses: MissRecord[]): Promise<void>;
+/** One mock's traffic in a batch. */
+export interface MockHits {
+  namespaceId: string;
+  mockId: string;
+  /** Hits in the batch, all counted. */
+  hits: number;
+  /** Hits to add to the mock's use counter. */
+  uses: number;
+  /** The newest records of the batch, oldest first (at most LOG_KEEP). */
+  records: HitRecord[];
 }
 
+/** A miss and how often the same shape (namespace, protocol, method, path) was seen in the batch; the record is the latest. */
+export interface FoldedMiss extends MissRecord {
+  count: number;
+}
+
+export interface RecorderSinks {
+  writeHits(batch: MockHits[]): Promise<void>;
+  writeMisses(misses: FoldedMiss[]): Promise<void>;
+}
+
+/** Newest records kept per mock and batch: the request log's retention per mock (request-logs.ts). */
+export const LOG_KEEP = 1000;
 const FLUSH_EVERY_MS = 200;
-const BATCH = 1000;
-const MAX_QUEUED = 50_000;
+/** When a batch overflowed LOG_KEEP for some mock, the next one waits longer: fewer, fuller batches under load. */
+const FLUSH_UNDER_LOAD_MS = 1000;
+const MAX_MISS_SHAPES = 10_000;
+
+class MockWindow {
+  hits = 0;
+  uses = 0;
+  private ring: HitRecord[] = [];
+  private next = 0;
+
+  constructor(
+    readonly namespaceId: string,
+    readonly mockId: string,
+  ) {}
+
+  add(record: HitRecord) {
+    this.hits++;
+    if (record.countUse) this.uses++;
+    if (this.ring.length < LOG_KEEP) this.ring.push(record);
+    else {
+      this.ring[this.next] = record;
+      this.next = (this.next + 1) % LOG_KEEP;
+    }
+  }
+
+  take(): MockHits {
+    const records = this.next === 0 ? this.ring : [...this.ring.slice(this.next), ...this.ring.slice(0, this.next)];
+    return { namespaceId: this.namespaceId, mockId: this.mockId, hits: this.hits, uses: this.uses, records };
+  }
+}
 
 export class HitRecorder {
-  private hits: HitRecord[] = [];
-  private misses: MissRecord[] = [];
+  private hitWindows = new Map<string, MockWindow>();
+  private missShapes = new Map<string, FoldedMiss>();
   private timer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> | undefined;
+  private overflowed = false;
+  /** Misses not captured because too many distinct shapes arrived in one batch. */
   dropped = 0;
 
   constructor(private readonly sinks: RecorderSinks) {}
 
   hit(record: HitRecord) {
-    if (this.hits.length >= MAX_QUEUED) {
-      this.hits.shift();
-      this.dropped++;
-    }
-    this.hits.push(record);
+    const key = record.namespaceId + "\u0000" + record.mockId;
+    let w = this.hitWindows.get(key);
+    if (!w) this.hitWindows.set(key, (w = new MockWindow(record.namespaceId, record.mockId)));
+    w.add(record);
+    if (w.hits === LOG_KEEP + 1) this.overflowed = true;
     this.schedule();
   }
 
   miss(record: MissRecord) {
-    if (this.misses.length >= MAX_QUEUED) {
-      this.misses.shift();
-      this.dropped++;
-    }
-    this.misses.push(record);
+    const key = `${record.namespaceId}\u0000${record.protocol ?? "http"}\u0000${record.method}\u0000${record.path}`;
+    const seen = this.missShapes.get(key);
+    if (seen) this.missShapes.set(key, { ...record, count: seen.count + 1 });
+    else if (this.missShapes.size >= MAX_MISS_SHAPES) this.dropped++;
+    else this.missShapes.set(key, { ...record, count: 1 });
     this.schedule();
   }
 
   private schedule() {
-    if (this.timer) return;
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      void this.flush();
-    }, FLUSH_EVERY_MS);
+    if (this.timer || this.flushing) return;
+    this.timer = setTimeout(
+      () => {
+        this.timer = undefined;
+        void this.flush();
+      },
+      this.overflowed ? FLUSH_UNDER_LOAD_MS : FLUSH_EVERY_MS,
+    );
     this.timer.unref();
   }
 
-  /** Writes what is queued; concurrent calls share one flush. */
+  /** Writes what is gathered; concurrent calls share one flush. */
   flush(): Promise<void> {
     this.flushing ??= this.flushOnce().finally(() => {
       this.flushing = undefined;
-      if (this.hits.length || this.misses.length) this.schedule();
+      if (this.queued) this.schedule();
     });
     return this.flushing;
   }
 
   private async flushOnce() {
-    while (this.hits.length || this.misses.length) {
-      const hits = this.hits.splice(0, BATCH);
-      const misses = this.misses.splice(0, BATCH);
-      try {
-        if (hits.length) await this.sinks.writeHits(hits);
-        if (misses.length) await this.sinks.writeMisses(misses);
-      } catch (err) {
-        // Bookkeeping must never take stub traffic down; the rows of a failed batch are lost and logged.
-        logger().error({ err, hits: hits.length, misses: misses.length }, "could not write stub bookkeeping");
-        return;
-      }
+    const windows = this.hitWindows;
+    const misses = this.missShapes;
+    this.hitWindows = new Map();
+    this.missShapes = new Map();
+    this.overflowed = false;
+    try {
+      if (windows.size) await this.sinks.writeHits([...windows.values()].map((w) => w.take()));
+      if (misses.size) await this.sinks.writeMisses([...misses.values()]);
+    } catch (err) {
+      // Bookkeeping must never take stub traffic down; the rows of a failed batch are lost and logged.
+      logger().error({ err, mocks: windows.size, misses: misses.size }, "could not write stub bookkeeping");
     }
   }
 
-  /** Flushes everything still queued (graceful shutdown). */
+  /** Flushes everything still gathered (graceful shutdown). */
   async drain() {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
     await this.flush();
-    if (this.hits.length || this.misses.length) await this.flush();
+    if (this.queued) await this.flush();
   }
 
+  /** Hits and miss shapes waiting to be written. */
   get queued() {
-    return this.hits.length + this.misses.length;
+    let n = this.missShapes.size;
+    for (const w of this.hitWindows.values()) n += w.hits;
+    return n;
   }
 }

@@ -169,6 +169,15 @@ export async function trimRequestLogs(maxPerMock = 1000): Promise<number> {
     )`;
 }
 
+/** Keeps the newest `keep` rows of one mock; used right after a batch that brought it that many. */
+export async function trimMockLogs(namespaceId: string, mockId: string, keep: number): Promise<number> {
+  return db().$executeRaw`
+    DELETE FROM "RequestLog" WHERE "namespaceId" = ${namespaceId}::uuid AND "mockId" = ${mockId} AND "id" IN (
+      SELECT "id" FROM "RequestLog" WHERE "namespaceId" = ${namespaceId}::uuid AND "mockId" = ${mockId}
+      ORDER BY "calledAt" DESC, "id" DESC OFFSET ${keep}
+    )`;
+}
+
 /** The spec's Mock request log, newest first. Recycle-bin mocks keep their log. */
 export async function getMockLogs(scope: NamespaceScope, mockId: string, limit: number): Promise<z.output<typeof MockRequestLog>> {
   const mock = await findMock(scope, mockId, { includeDeleted: true });

@@ -24,6 +24,8 @@ export interface UndefinedRequestItem {
   query: Record<string, unknown>;
   headers: Record<string, unknown>;
   body: unknown;
+  /** How many times this request was seen (default 1). */
+  count?: number;
 }
 
 /** Signatures longer than this end in a hash, so the unique index's entries stay small. */
@@ -83,7 +85,7 @@ export async function recordUndefinedRequests(items: UndefinedRequestItem[]): Pr
       headers: JSON.stringify(boundCapturedRecord(item.headers)),
       query: JSON.stringify(query),
       body: body === undefined ? null : JSON.stringify(body),
-      count: (folded.get(key)?.count ?? 0) + 1,
+      count: Math.min((folded.get(key)?.count ?? 0) + (item.count ?? 1), 2_147_483_647),
     });
   }
   // One lock order for every writer (namespace, signature): concurrent batches from several processes cannot deadlock.

@@ -1,6 +1,6 @@
 // The node:http fast path for stub traffic: /stubs/<namespace>/<path>.
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { serveStub } from "./stub-core";
+import { serveStubNow } from "./stub-core";
 import { readStubBody, StubBodyTooLarge } from "./stub-body";
 import type { StubOutput } from "./stub-context";
 
@@ -17,20 +17,44 @@ function listsOf(headers: IncomingMessage["headers"]): Record<string, string[]> 
   return out;
 }
 
-export async function handleStubRequest(req: IncomingMessage, res: ServerResponse, requestId: string) {
-  let rawBody: Buffer;
-  try {
-    rawBody = await readStubBody(req);
-  } catch (err) {
-    const tooLarge = err instanceof StubBodyTooLarge;
-    const text = JSON.stringify({ error: tooLarge ? err.message : "Could not read the request body", code: tooLarge ? "payload_too_large" : "validation", request_id: requestId });
-    res.writeHead(tooLarge ? 413 : 400, { "Content-Type": "application/json", "X-Request-Id": requestId, Connection: "close" });
-    res.end(text);
-    return;
+/**
+ * Serves a stub request on node:http. Synchronous for a bodiless request to
+ * the usual mock: no promise is made on the way (each one costs, with the
+ * async hooks Next.js enables in this process).
+ */
+export function handleStubRequest(req: IncomingMessage, res: ServerResponse, requestId: string, onDone?: (status: number) => void): void | Promise<void> {
+  const method = req.method ?? "GET";
+  const url = req.url ?? "/";
+  const headers = listsOf(req.headers);
+  const bodiless = (method === "GET" || method === "HEAD") && req.headers["content-length"] === undefined && req.headers["transfer-encoding"] === undefined;
+  if (bodiless) {
+    req.resume();
+    return respond(req, res, serveStubNow({ method, url, headers, rawBody: EMPTY, requestId }), onDone);
   }
-  const out = await serveStub({ method: req.method ?? "GET", url: req.url ?? "/", headers: listsOf(req.headers), rawBody, requestId });
-  if (out.delayMs > 0) await new Promise((r) => setTimeout(r, out.delayMs));
-  if (out.stream) return streamOut(res, out);
+  return readStubBody(req).then(
+    (rawBody) => respond(req, res, serveStubNow({ method, url, headers, rawBody, requestId }), onDone),
+    (err) => {
+      const tooLarge = err instanceof StubBodyTooLarge;
+      const text = JSON.stringify({ error: tooLarge ? err.message : "Could not read the request body", code: tooLarge ? "payload_too_large" : "validation", request_id: requestId });
+      res.writeHead(tooLarge ? 413 : 400, { "Content-Type": "application/json", "X-Request-Id": requestId, Connection: "close" });
+      res.end(text);
+      onDone?.(tooLarge ? 413 : 400);
+    },
+  );
+}
+
+const EMPTY = Buffer.alloc(0);
+
+function respond(req: IncomingMessage, res: ServerResponse, out: StubOutput | Promise<StubOutput>, onDone?: (status: number) => void): void | Promise<void> {
+  if (out instanceof Promise) return out.then((o) => respond(req, res, o, onDone));
+  if (out.delayMs > 0) {
+    return new Promise<void>((resolve) => setTimeout(resolve, out.delayMs)).then(() => send(req, res, out, onDone));
+  }
+  return send(req, res, out, onDone);
+}
+
+function send(req: IncomingMessage, res: ServerResponse, out: StubOutput, onDone?: (status: number) => void): void | Promise<void> {
+  if (out.stream) return streamOut(res, out).finally(() => onDone?.(out.status));
   // A proxied HEAD answer carries the upstream's Content-Length for a body it does not send; keep it.
   const keepLength = req.method === "HEAD" && Object.keys(out.headers).some((h) => h.toLowerCase() === "content-length");
   // 204 and 304 carry neither a body nor a Content-Length (RFC 9110).
@@ -50,6 +74,7 @@ export async function handleStubRequest(req: IncomingMessage, res: ServerRespons
   }
   res.writeHead(out.status, out.headers);
   res.end(req.method === "HEAD" || bodiless ? undefined : out.body);
+  onDone?.(out.status);
 }
 
 async function streamOut(res: ServerResponse, out: StubOutput) {

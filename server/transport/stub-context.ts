@@ -65,7 +65,18 @@ export interface StubContext {
 const clock = { now: () => Date.now() };
 const random = { next: () => Math.random() };
 
+const depsCache = new WeakMap<NamespaceIndex, { stores: NamespaceStores; deps: EngineDeps }>();
+
+/** The engine's dependencies for a namespace; made once per (index, stores) pair, not per request. */
 export function engineDeps(index: NamespaceIndex, stores: NamespaceStores): EngineDeps {
+  const cached = depsCache.get(index);
+  if (cached && cached.stores === stores) return cached.deps;
+  const deps = makeDeps(index, stores);
+  depsCache.set(index, { stores, deps });
+  return deps;
+}
+
+function makeDeps(index: NamespaceIndex, stores: NamespaceStores): EngineDeps {
   return {
     clock,
     random,
@@ -75,8 +86,8 @@ export function engineDeps(index: NamespaceIndex, stores: NamespaceStores): Engi
   };
 }
 
-/** Runs the engine over one protocol's mocks of the namespace. */
-export function answer(ctx: StubContext, req: EngineRequest, protocol: ServedProtocol = "http"): Promise<EngineResult> {
+/** Runs the engine over one protocol's mocks of the namespace (synchronous for most mocks; await it). */
+export function answer(ctx: StubContext, req: EngineRequest, protocol: ServedProtocol = "http"): EngineResult | Promise<EngineResult> {
   return handle(ctx.index, req, ctx.deps, protocol);
 }
 

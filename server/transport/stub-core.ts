@@ -2,10 +2,11 @@
 // node:http fast path in server.ts, or the Next.js route handler): find the
 // namespace's compiled mocks, let a protocol adapter claim the request
 // (./stub-adapters), or serve it as HTTP.
+import type { EngineResult } from "@/server/engine/engine";
 import type { EngineRequest } from "@/server/engine/types";
 import { logger } from "@/server/lib/logger";
-import { namespaceMocks, namespaceMocksNow } from "@/server/services/mock-index";
-import { namespaceStores, namespaceStoresNow } from "@/server/services/stores";
+import { namespaceMocks, namespaceMocksNow, type NamespaceIndex } from "@/server/services/mock-index";
+import { namespaceStores, namespaceStoresNow, type NamespaceStores } from "@/server/services/stores";
 import { fireWebhooks } from "@/server/services/webhooks";
 import { STUB_ADAPTERS } from "./stub-adapters";
 import { parseStubBody } from "./stub-body";
@@ -43,45 +44,77 @@ function splitStubUrl(url: string): { namespace: string; path: string; search: s
   return { namespace, path, search };
 }
 
+/** Serves one stub request. */
 export async function serveStub(input: StubInput): Promise<StubOutput> {
+  return serveStubNow(input);
+}
+
+/** serveStub for the fast path: synchronous when nothing needs to wait (the usual mock, with a warm index). */
+export function serveStubNow(input: StubInput): StubOutput | Promise<StubOutput> {
   const started = performance.now();
   const { namespace, path, search } = splitStubUrl(input.url);
-  const { requestId } = input;
+  const fail = (err: unknown) => failure(err, input.requestId, namespace, path);
   try {
-    const index = namespaceMocksNow(namespace) ?? (namespace ? await namespaceMocks(namespace) : undefined);
-    if (!index) return jsonOutput(404, { error: `Namespace '${namespace}' does not exist`, code: "not_found", request_id: requestId, details: { namespace } }, requestId);
-    const stores = namespaceStoresNow(index.namespaceId) ?? (await namespaceStores(index.namespaceId));
-    const raw = input.rawBody;
-    const ctx: StubContext = {
-      input,
-      namespace,
-      path,
-      search,
-      query: queryOf(search),
-      requestId,
-      started,
-      index,
-      deps: engineDeps(index, stores),
-      text: typeof raw === "string" ? raw : raw.toString("utf8"),
-      bytes: typeof raw === "string" ? (raw === "" ? EMPTY : Buffer.from(raw, "utf8")) : raw,
-    };
-    for (const adapter of STUB_ADAPTERS) {
-      if (!adapter.always && !index.indexes[adapter.protocol]) continue;
-      const out = await adapter.serve(ctx);
-      if (out) return out;
-    }
-    return await serveHttp(ctx);
+    const index = namespaceMocksNow(namespace);
+    const stores = index && namespaceStoresNow(index.namespaceId);
+    if (index && stores) return guard(serveIn(input, started, namespace, path, search, index, stores), fail);
+    return (async () => {
+      const loaded = index ?? (namespace ? await namespaceMocks(namespace) : undefined);
+      if (!loaded) return jsonOutput(404, { error: `Namespace '${namespace}' does not exist`, code: "not_found", request_id: input.requestId, details: { namespace } }, input.requestId);
+      return serveIn(input, started, namespace, path, search, loaded, namespaceStoresNow(loaded.namespaceId) ?? (await namespaceStores(loaded.namespaceId)));
+    })().catch(fail);
   } catch (err) {
-    // A broken mock (missing template file, oversized template) is the mock's error, reported as such.
-    const name = err instanceof Error ? err.constructor.name : "";
-    const known = name === "TemplateFileMissingError" || name === "TemplateError";
-    if (!known) logger().error({ err, requestId, namespace, path }, "stub request failed");
-    return jsonOutput(500, { error: known ? (err as Error).message : "Internal server error", code: known ? "mock_error" : "internal", request_id: requestId }, requestId);
+    return fail(err);
   }
 }
 
-async function serveHttp(ctx: StubContext): Promise<StubOutput> {
-  const { input, requestId, path, namespace } = ctx;
+function guard(out: StubOutput | Promise<StubOutput>, fail: (err: unknown) => StubOutput): StubOutput | Promise<StubOutput> {
+  return out instanceof Promise ? out.catch(fail) : out;
+}
+
+function failure(err: unknown, requestId: string, namespace: string, path: string): StubOutput {
+  // A broken mock (missing template file, oversized template) is the mock's error, reported as such.
+  const name = err instanceof Error ? err.constructor.name : "";
+  const known = name === "TemplateFileMissingError" || name === "TemplateError";
+  if (!known) logger().error({ err, requestId, namespace, path }, "stub request failed");
+  return jsonOutput(500, { error: known ? (err as Error).message : "Internal server error", code: known ? "mock_error" : "internal", request_id: requestId }, requestId);
+}
+
+function serveIn(input: StubInput, started: number, namespace: string, path: string, search: string, index: NamespaceIndex, stores: NamespaceStores): StubOutput | Promise<StubOutput> {
+  const raw = input.rawBody;
+  const ctx: StubContext = {
+    input,
+    namespace,
+    path,
+    search,
+    query: queryOf(search),
+    requestId: input.requestId,
+    started,
+    index,
+    deps: engineDeps(index, stores),
+    text: typeof raw === "string" ? raw : raw.length === 0 ? "" : raw.toString("utf8"),
+    bytes: typeof raw === "string" ? (raw === "" ? EMPTY : Buffer.from(raw, "utf8")) : raw,
+  };
+  for (let i = 0; i < STUB_ADAPTERS.length; i++) {
+    const adapter = STUB_ADAPTERS[i];
+    if (adapter.always || index.indexes[adapter.protocol]) return viaAdapters(ctx, i);
+  }
+  return serveHttp(ctx);
+}
+
+/** The protocol adapters from `from` on, then HTTP. */
+async function viaAdapters(ctx: StubContext, from: number): Promise<StubOutput> {
+  for (let i = from; i < STUB_ADAPTERS.length; i++) {
+    const adapter = STUB_ADAPTERS[i];
+    if (!adapter.always && !ctx.index.indexes[adapter.protocol]) continue;
+    const out = await adapter.serve(ctx);
+    if (out) return out;
+  }
+  return serveHttp(ctx);
+}
+
+function serveHttp(ctx: StubContext): StubOutput | Promise<StubOutput> {
+  const { input, path, namespace } = ctx;
   const req: EngineRequest = {
     namespace,
     method: input.method.toUpperCase(),
@@ -91,7 +124,12 @@ async function serveHttp(ctx: StubContext): Promise<StubOutput> {
     body: parseStubBody(ctx.text, input.headers["content-type"]?.[0]),
     rawBody: ctx.text,
   };
-  const result = await answer(ctx, req);
+  const result = answer(ctx, req);
+  return result instanceof Promise ? result.then((r) => httpAnswer(ctx, req, r)) : httpAnswer(ctx, req, result);
+}
+
+function httpAnswer(ctx: StubContext, req: EngineRequest, result: EngineResult): StubOutput | Promise<StubOutput> {
+  const { input, requestId, path, namespace } = ctx;
   if (!result.matched) {
     recordMiss(ctx, { protocol: "http", method: req.method, body: req.body });
     return notFound(ctx, req.method, result.nearest);
@@ -100,10 +138,11 @@ async function serveHttp(ctx: StubContext): Promise<StubOutput> {
   const afterSend = result.webhooks.length > 0 ? () => fireWebhooks(result.webhooks, { namespace, mockId: mock.id, requestId }) : undefined;
   if (result.webhookErrors.length > 0) logger().warn({ requestId, namespace, mockId: mock.id, errors: result.webhookErrors }, "webhooks not rendered");
   if (result.proxy) {
-    const out = await forwardToProxy({ proxy: result.proxy, mock, method: req.method, path, search: ctx.search, headers: input.headers, body: ctx.bytes, requestId });
-    recordHit(ctx, mock, out.status, req);
-    // response.delay still applies: a proxy mock can add latency to the real service.
-    return { ...out, delayMs: response.delayMs, afterSend };
+    return forwardToProxy({ proxy: result.proxy, mock, method: req.method, path, search: ctx.search, headers: input.headers, body: ctx.bytes, requestId }).then((out) => {
+      recordHit(ctx, mock, out.status, req);
+      // response.delay still applies: a proxy mock can add latency to the real service.
+      return { ...out, delayMs: response.delayMs, afterSend };
+    });
   }
   const out = engineOutput(response, requestId);
   recordHit(ctx, mock, response.status, req);
