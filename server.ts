@@ -9,7 +9,7 @@ import { env } from "@/server/env";
 import { randomUUID } from "node:crypto";
 import { isRequestId, PEER_HEADER, requestIdFrom } from "@/server/http/request-meta";
 import { logger } from "@/server/lib/logger";
-import { observeRequest, observeStub } from "@/server/observability/metrics";
+import { observeRequest } from "@/server/observability/metrics";
 import { handleStubRequest, isStubPath } from "@/server/transport/http-stub";
 import { drainWebhooks } from "@/server/services/webhooks";
 import { stubRecorder } from "@/server/transport/stub-recorder";
@@ -17,25 +17,25 @@ import { stubRecorder } from "@/server/transport/stub-recorder";
 process.env.SERVICE_NAME ??= "web";
 const log = logger();
 
+function stubFailed(err: unknown, res: http.ServerResponse, requestId: string) {
+  log.error({ err, requestId }, "stub request failed");
+  if (!res.headersSent) {
+    res.writeHead(500, { "Content-Type": "application/json" });
+    res.end(JSON.stringify({ error: "Internal server error", code: "internal", request_id: requestId }));
+  } else res.destroy();
+}
+
+// No closures per request here: this is the hot path.
 function serveStub(req: http.IncomingMessage, res: http.ServerResponse) {
   const started = performance.now();
   const incoming = req.headers["x-request-id"];
   const requestId = typeof incoming === "string" && isRequestId(incoming) ? incoming : randomUUID();
   req.headers["x-request-id"] = requestId;
-  const method = req.method ?? "GET";
-  const done = (status: number) => observeStub(method, status, (performance.now() - started) / 1000);
-  const failed = (err: unknown) => {
-    log.error({ err, requestId }, "stub request failed");
-    if (!res.headersSent) {
-      res.writeHead(500, { "Content-Type": "application/json" });
-      res.end(JSON.stringify({ error: "Internal server error", code: "internal", request_id: requestId }));
-    } else res.destroy();
-  };
   try {
-    const pending = handleStubRequest(req, res, requestId, done);
-    if (pending) pending.catch(failed);
+    const pending = handleStubRequest(req, res, requestId, started);
+    if (pending) pending.catch((err) => stubFailed(err, res, requestId));
   } catch (err) {
-    failed(err);
+    stubFailed(err, res, requestId);
   }
 }
 

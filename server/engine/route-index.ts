@@ -45,6 +45,15 @@ export function equalityKey(value: unknown): string | undefined {
 }
 
 const MIN_MOCKS_FOR_HASH = 4;
+/** Distinct method+path walks remembered per index; the cache starts over when full. */
+const MAX_CACHED_WALKS = 10_000;
+
+interface Walk<M extends IndexedMock> {
+  segments: string[];
+  buckets: Bucket<M>[];
+  /** The candidates, when no bucket depends on the body. */
+  fixed?: RouteCandidate<M>[];
+}
 
 class Bucket<M extends IndexedMock> {
   private all: M[] = [];
@@ -89,6 +98,10 @@ class Bucket<M extends IndexedMock> {
 
   get size() {
     return this.all.length;
+  }
+
+  get hashesBody(): boolean {
+    return this.discriminator !== undefined;
   }
 
   get mocks(): readonly M[] {
@@ -159,8 +172,29 @@ export class RouteIndex<M extends IndexedMock> {
     if (node.param) this.freeze(node.param.node);
   }
 
-  /** Every mock whose route and method fit, in selection order, with its path parameters. */
+  /**
+   * Every mock whose route and method fit, in selection order, with its path
+   * parameters. The walk's result is cached per method and path (the index
+   * never changes once built); only buckets that hash on a body value look at
+   * the body per request. Callers must not mutate what is returned.
+   */
   match(method: string, path: string, body: unknown): RouteCandidate<M>[] {
+    const key = method + " " + path;
+    let walked = this.walks.get(key);
+    if (!walked) {
+      walked = this.walk(method, path);
+      if (this.walks.size >= MAX_CACHED_WALKS) this.walks.clear();
+      this.walks.set(key, walked);
+    }
+    if (walked.fixed) return walked.fixed;
+    const lists = walked.buckets.map((b) => b.candidates(body));
+    const ordered = lists.length === 1 ? lists[0] : lists.reduce((acc, l) => mergeSorted(acc, l));
+    return ordered.map((mock) => ({ mock, pathParams: extractParams(mock.route, walked.segments) }));
+  }
+
+  private walks = new Map<string, Walk<M>>();
+
+  private walk(method: string, path: string): Walk<M> {
     if (!this.frozen) throw new Error("index not frozen");
     const segments = splitPath(path).map(safeDecode);
     const buckets: Bucket<M>[] = [];
@@ -182,10 +216,11 @@ export class RouteIndex<M extends IndexedMock> {
       if (node.param) walk(node.param.node, i + 1);
     };
     walk(this.root, 0);
-    if (buckets.length === 0) return [];
-    const lists = buckets.map((b) => b.candidates(body));
+    if (buckets.length === 0) return { segments, buckets, fixed: [] };
+    if (buckets.some((b) => b.hashesBody)) return { segments, buckets };
+    const lists = buckets.map((b) => b.candidates(undefined));
     const ordered = lists.length === 1 ? lists[0] : lists.reduce((acc, l) => mergeSorted(acc, l));
-    return ordered.map((mock) => ({ mock, pathParams: extractParams(mock.route, segments) }));
+    return { segments, buckets, fixed: ordered.map((mock) => ({ mock, pathParams: extractParams(mock.route, segments) })) };
   }
 
   /** All mocks, for reporting near misses. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { HitRecorder, LOG_KEEP, type FoldedMiss, type HitRecord, type MissRecord, type MockHits } from "./hit-recorder";
 
-const hit = (i: number, mockId = `m${i % 3}`, countUse = true): HitRecord => ({ namespaceId: "n", namespace: "sandbox", mockId, countUse, calledAt: new Date(), method: "GET", url: `/x/${i}`, headers: {}, query: {}, body: null, status: 200, durationMs: 1 });
+const hit = (i: number, mockId = `m${i % 3}`, countUse = true): HitRecord => ({ namespaceId: "n", namespace: "sandbox", mockId, countUse, calledAt: Date.now(), method: "GET", url: `/x/${i}`, headers: {}, query: {}, body: null, status: 200, durationMs: 1 });
 const miss = (path = "/nope", protocol?: string): MissRecord => ({ namespaceId: "n", namespace: "sandbox", protocol, method: "GET", path, query: {}, headers: {}, body: null });
 
 function collecting() {

@@ -12,7 +12,8 @@ export interface HitRecord {
   mockId: string;
   /** Limited mocks count their uses inline (exactly); the others are counted here. */
   countUse: boolean;
-  calledAt: Date;
+  /** Epoch milliseconds (a number: Date objects cost on this path). */
+  calledAt: number;
   method: string;
   url: string;
   headers: Record<string, string[]>;

@@ -113,7 +113,7 @@ export function jsonColumn(value: unknown): Prisma.InputJsonValue | typeof Prism
 export interface RequestLogRow {
   namespaceId: string;
   mockId: string;
-  calledAt?: Date;
+  calledAt?: Date | number;
   method: string;
   /** Path after /stubs/<namespace>, with its query string. */
   url: string;
@@ -136,7 +136,7 @@ export async function recordRequestLogs(rows: RequestLogRow[]): Promise<number> 
     rows.map((r) => ({
       namespaceId: r.namespaceId,
       mockId: storableText(r.mockId, 200),
-      calledAt: (r.calledAt ?? new Date()).toISOString(),
+      calledAt: new Date(r.calledAt ?? Date.now()).toISOString(),
       method: storableText(r.method, 32),
       url: storableText(r.url, 8192),
       headers: boundCapturedRecord(r.headers),

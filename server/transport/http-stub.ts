@@ -1,5 +1,6 @@
 // The node:http fast path for stub traffic: /stubs/<namespace>/<path>.
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { observeStub } from "@/server/observability/metrics";
 import { serveStubNow } from "./stub-core";
 import { readStubBody, StubBodyTooLarge } from "./stub-body";
 import type { StubOutput } from "./stub-context";
@@ -18,43 +19,44 @@ function listsOf(headers: IncomingMessage["headers"]): Record<string, string[]> 
 }
 
 /**
- * Serves a stub request on node:http. Synchronous for a bodiless request to
+ * Serves a stub request on node:http; with `started` (performance.now() at
+ * arrival) it also records the request's metrics. Synchronous for a bodiless request to
  * the usual mock: no promise is made on the way (each one costs, with the
  * async hooks Next.js enables in this process).
  */
-export function handleStubRequest(req: IncomingMessage, res: ServerResponse, requestId: string, onDone?: (status: number) => void): void | Promise<void> {
+export function handleStubRequest(req: IncomingMessage, res: ServerResponse, requestId: string, started?: number): void | Promise<void> {
   const method = req.method ?? "GET";
   const url = req.url ?? "/";
   const headers = listsOf(req.headers);
   const bodiless = (method === "GET" || method === "HEAD") && req.headers["content-length"] === undefined && req.headers["transfer-encoding"] === undefined;
   if (bodiless) {
     req.resume();
-    return respond(req, res, serveStubNow({ method, url, headers, rawBody: EMPTY, requestId }), onDone);
+    return respond(req, res, serveStubNow({ method, url, headers, rawBody: EMPTY, requestId }), started);
   }
   return readStubBody(req).then(
-    (rawBody) => respond(req, res, serveStubNow({ method, url, headers, rawBody, requestId }), onDone),
+    (rawBody) => respond(req, res, serveStubNow({ method, url, headers, rawBody, requestId }), started),
     (err) => {
       const tooLarge = err instanceof StubBodyTooLarge;
       const text = JSON.stringify({ error: tooLarge ? err.message : "Could not read the request body", code: tooLarge ? "payload_too_large" : "validation", request_id: requestId });
       res.writeHead(tooLarge ? 413 : 400, { "Content-Type": "application/json", "X-Request-Id": requestId, Connection: "close" });
       res.end(text);
-      onDone?.(tooLarge ? 413 : 400);
+      if (started !== undefined) observeStub(req.method ?? "GET", tooLarge ? 413 : 400, (performance.now() - started) / 1000);
     },
   );
 }
 
 const EMPTY = Buffer.alloc(0);
 
-function respond(req: IncomingMessage, res: ServerResponse, out: StubOutput | Promise<StubOutput>, onDone?: (status: number) => void): void | Promise<void> {
-  if (out instanceof Promise) return out.then((o) => respond(req, res, o, onDone));
+function respond(req: IncomingMessage, res: ServerResponse, out: StubOutput | Promise<StubOutput>, started?: number): void | Promise<void> {
+  if (out instanceof Promise) return out.then((o) => respond(req, res, o, started));
   if (out.delayMs > 0) {
-    return new Promise<void>((resolve) => setTimeout(resolve, out.delayMs)).then(() => send(req, res, out, onDone));
+    return new Promise<void>((resolve) => setTimeout(resolve, out.delayMs)).then(() => send(req, res, out, started));
   }
-  return send(req, res, out, onDone);
+  return send(req, res, out, started);
 }
 
-function send(req: IncomingMessage, res: ServerResponse, out: StubOutput, onDone?: (status: number) => void): void | Promise<void> {
-  if (out.stream) return streamOut(res, out).finally(() => onDone?.(out.status));
+function send(req: IncomingMessage, res: ServerResponse, out: StubOutput, started?: number): void | Promise<void> {
+  if (out.stream) return streamOut(res, out).finally(() => started !== undefined && observeStub(req.method ?? "GET", out.status, (performance.now() - started) / 1000));
   // A proxied HEAD answer carries the upstream's Content-Length for a body it does not send; keep it.
   const keepLength = req.method === "HEAD" && Object.keys(out.headers).some((h) => h.toLowerCase() === "content-length");
   // 204 and 304 carry neither a body nor a Content-Length (RFC 9110).
@@ -74,7 +76,7 @@ function send(req: IncomingMessage, res: ServerResponse, out: StubOutput, onDone
   }
   res.writeHead(out.status, out.headers);
   res.end(req.method === "HEAD" || bodiless ? undefined : out.body);
-  onDone?.(out.status);
+  if (started !== undefined) observeStub(req.method ?? "GET", out.status, (performance.now() - started) / 1000);
 }
 
 async function streamOut(res: ServerResponse, out: StubOutput) {

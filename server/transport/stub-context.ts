@@ -118,7 +118,7 @@ export function recordHit(ctx: StubContext, mock: MockDefinition, status: number
     namespace: ctx.namespace,
     mockId: mock.id,
     countUse: mock.useLimiter === 0,
-    calledAt: new Date(),
+    calledAt: Date.now(),
     method: req.method,
     url: req.url ?? ctx.path + ctx.search,
     headers: req.headers ?? ctx.input.headers,

@@ -30,9 +30,9 @@ function liveHits(batch: MockHits[]): LiveEvent[] {
   }
   const events: LiveEvent[] = [];
   for (const records of byNamespace.values()) {
-    const newest = records.length <= LIVE_HITS_PER_BATCH ? records : records.sort((a, b) => a.calledAt.getTime() - b.calledAt.getTime()).slice(-LIVE_HITS_PER_BATCH);
+    const newest = records.length <= LIVE_HITS_PER_BATCH ? records : records.sort((a, b) => a.calledAt - b.calledAt).slice(-LIVE_HITS_PER_BATCH);
     for (const h of newest) {
-      events.push({ type: "stub.hit", namespaceId: h.namespaceId, at: h.calledAt.toISOString(), mockId: h.mockId, method: h.method, url: h.url, status: h.status, durationMs: Math.round(h.durationMs * 100) / 100 });
+      events.push({ type: "stub.hit", namespaceId: h.namespaceId, at: new Date(h.calledAt).toISOString(), mockId: h.mockId, method: h.method, url: h.url, status: h.status, durationMs: Math.round(h.durationMs * 100) / 100 });
     }
   }
   return events;
