@@ -19,6 +19,17 @@ export interface CompiledResponse {
   headers: [string, ReturnType<typeof compileString>[]][];
   payloadTemplatePath: ReturnType<typeof compileString> | undefined;
   delayMs: number;
+  /** `sseEventChain.events`, compiled; undefined when the response has no chain. */
+  events: CompiledEvent[] | undefined;
+}
+
+/** One event of `response.sseEventChain` (SSE streams them; see server/transport/sse-stub.ts). */
+export interface CompiledEvent {
+  eventName: CompiledString | undefined;
+  data: CompiledTemplate | undefined;
+  /** The source data, used as is when `data` has no placeholders. */
+  source: unknown;
+  delayMs: number;
 }
 
 /** Defaults of a webhook's optional fields (docs/decisions.md, "Proxy and webhooks"). */
@@ -64,6 +75,12 @@ function compileResponse(r: MockResponse | undefined): CompiledResponse {
     headers: Object.entries(source.headers ?? {}).map(([name, values]) => [name, values.map((v) => compileString(v))]),
     payloadTemplatePath: source.payloadTemplatePath ? compileString(source.payloadTemplatePath) : undefined,
     delayMs: source.delay ?? 0,
+    events: source.sseEventChain?.events.map((e) => ({
+      eventName: e.eventName === undefined ? undefined : compileString(e.eventName),
+      data: e.data === undefined ? undefined : compileTemplate(e.data),
+      source: e.data,
+      delayMs: e.delay ?? 0,
+    })),
   };
 }
 

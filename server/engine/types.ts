@@ -22,6 +22,17 @@ export interface EngineResponse {
   /** A JSON value (serialised by the adapter) or a string sent as is. */
   body: unknown;
   delayMs: number;
+  /** The rendered `sseEventChain.events`, when the response has a chain. */
+  events?: RenderedEvent[];
+}
+
+export interface RenderedEvent {
+  /** Undefined when the event has none (the protocol's default applies). */
+  eventName: string | undefined;
+  /** A JSON value, a string, or undefined for no data. */
+  data: unknown;
+  /** Milliseconds before this event. */
+  delayMs: number;
 }
 
 /** Key-value state that templates read and `extract` writes. Values are JSON values. */
