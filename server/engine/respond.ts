@@ -95,7 +95,6 @@ export async function renderMockResponse(mock: CompiledMock, req: EngineRequest,
   const headers: Record<string, string[]> = {};
   for (const [name, values] of picked.headers) headers[name] = values.map((v) => renderString(v, ctx));
   const response: EngineResponse = { status: picked.statusCode, headers, body, delayMs: picked.delayMs };
-  if (picked.events) response.events = renderEvents(picked.events, ctx);
 
   const webhooks: RenderedWebhook[] = [];
   const webhookErrors: RenderedMatch["webhookErrors"] = [];
@@ -106,5 +105,6 @@ export async function renderMockResponse(mock: CompiledMock, req: EngineRequest,
       webhookErrors.push({ index, error: err instanceof Error ? err.message : String(err) });
     }
   });
+  if (picked.events) response.events = renderEvents(picked.events, ctx);
   return { response, webhooks, webhookErrors };
 }

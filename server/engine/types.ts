@@ -19,11 +19,11 @@ export interface EngineRequest {
 export interface EngineResponse {
   status: number;
   headers: Record<string, string[]>;
+  /** The rendered `sseEventChain.events`, when the response has a chain. */
+  events?: RenderedEvent[];
   /** A JSON value (serialised by the adapter) or a string sent as is. */
   body: unknown;
   delayMs: number;
-  /** The rendered `sseEventChain.events`, when the response has a chain. */
-  events?: RenderedEvent[];
 }
 
 export interface RenderedEvent {
