@@ -10,6 +10,7 @@ import { db } from "@/server/db/client";
 import { invalidateAll, stopListening } from "@/server/services/mock-index";
 import { saveMock } from "@/server/services/mocks";
 import { resolveNamespace } from "@/server/services/namespace-access";
+import { createMockFromUndefinedRequest } from "@/server/services/undefined-requests";
 import { GLOBAL, writeStore } from "@/server/services/stores";
 import { actorFor, makeNamespace, makeUser } from "@/server/testing/fixtures";
 import { useTestDatabase } from "@/server/testing/use-test-database";
@@ -177,6 +178,11 @@ describe("SSE mocks with a real EventSource", () => {
     const captured = await db().undefinedRequest.findMany({ where: { namespaceId: scope.id, path: "/nothing-here" } });
     expect(captured).toHaveLength(1);
     expect(captured[0]).toMatchObject({ protocol: "sse", method: "GET", count: 2 });
+
+    // The captured request becomes an SSE mock for its path.
+    await createMockFromUndefinedRequest(actor, scope, captured[0].id, { response: { sseEventChain: { events: [{ eventName: "now", data: "here" }] } } });
+    invalidateAll();
+    expect(await collect(`${base}/stubs/live/nothing-here`, 1, ["now"])).toEqual([{ type: "now", data: "here" }]);
   });
 
   it("bad input gets a 4xx envelope, never a 500: a POST to an SSE path, and a mock's non-200 status as a plain answer", async () => {

@@ -2,7 +2,7 @@
 // in-process node:http server wired like server.ts (handleStubUpgrade on
 // 'upgrade', handleStubRequest for plain stub calls).
 import { once } from "node:events";
-import { createServer, type Server } from "node:http";
+import { createServer, request, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
@@ -11,6 +11,7 @@ import { db } from "@/server/db/client";
 import { invalidateAll, stopListening } from "@/server/services/mock-index";
 import { saveMock } from "@/server/services/mocks";
 import { resolveNamespace } from "@/server/services/namespace-access";
+import { createMockFromUndefinedRequest } from "@/server/services/undefined-requests";
 import { actorFor, makeNamespace, makeUser } from "@/server/testing/fixtures";
 import { useTestDatabase } from "@/server/testing/use-test-database";
 import { handleStubRequest } from "./http-stub";
@@ -152,6 +153,12 @@ describe("WebSocket mocks with a real ws client", () => {
     const captured = await db().undefinedRequest.findMany({ where: { namespaceId: scope.id, protocol: "socket", path: { startsWith: "/desk" } } });
     expect(captured).toHaveLength(1);
     expect(captured[0]).toMatchObject({ method: "MESSAGE", path: "/desk unknown-event", body: { a: 1 } });
+
+    // The captured message becomes a socket mock for its path and event.
+    await createMockFromUndefinedRequest(actor, scope, captured[0].id, { response: { payload: { now: "known" } } });
+    invalidateAll();
+    c.send({ event: "unknown-event" });
+    expect(JSON.parse(await c.next())).toEqual({ now: "known" });
   });
 
   it("a connection to a path without socket mocks is refused with a 404 and captured; other upgrades are refused cleanly", async () => {
@@ -175,6 +182,14 @@ describe("WebSocket mocks with a real ws client", () => {
     c.send("x".repeat(SOCKET_LIMITS.maxMessageBytes + 1));
     const [code] = (await once(c.ws, "close")) as [number];
     expect(code).toBe(1009);
+
+    // A handshake without its key is refused by ws with a 400, not a crash.
+    const { port } = server.address() as AddressInfo;
+    const res = await new Promise<IncomingMessage>((resolve, reject) =>
+      request({ port, host: "127.0.0.1", path: "/stubs/rt/strict", headers: { Connection: "Upgrade", Upgrade: "websocket" } }).on("response", resolve).on("error", reject).end(),
+    );
+    expect(res.statusCode).toBe(400);
+    res.resume();
   });
 
   it("keepalive: a client that answers pings stays, one that does not is dropped", async () => {

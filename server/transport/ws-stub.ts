@@ -79,16 +79,17 @@ function listsOf(headers: IncomingMessage["headers"]): Record<string, string[]> 
 
 /** The 'upgrade' listener of the node:http server: stub WebSockets are accepted, anything else is refused. */
 export function handleStubUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
-  // A reset while the namespace loads must not become an uncaught error.
-  socket.on("error", () => socket.destroy());
+  // A reset while the namespace loads must not become an uncaught error (ws takes over once it upgrades).
+  const onError = () => socket.destroy();
+  socket.on("error", onError);
   const requestId = requestIdFrom({ get: (n) => (req.headers[n] as string | undefined) ?? null });
-  upgrade(req, socket, head, requestId).catch((err) => {
+  upgrade(req, socket, head, requestId, () => socket.off("error", onError)).catch((err) => {
     logger().error({ err, requestId }, "WebSocket upgrade failed");
     refuse(socket, 500, { error: "Internal server error", code: "internal", request_id: requestId }, requestId);
   });
 }
 
-async function upgrade(req: IncomingMessage, socket: Duplex, head: Buffer, requestId: string) {
+async function upgrade(req: IncomingMessage, socket: Duplex, head: Buffer, requestId: string, handOver: () => void) {
   const url = req.url ?? "/";
   const pathname = url.split("?", 1)[0];
   if (!isStubPath(pathname)) return refuse(socket, 404, { error: `No WebSocket endpoint at ${pathname}`, code: "not_found", request_id: requestId }, requestId);
@@ -121,6 +122,7 @@ async function upgrade(req: IncomingMessage, socket: Duplex, head: Buffer, reque
     return refuse(socket, 404, body, requestId);
   }
   if (socket.destroyed) return;
+  handOver();
   wss().handleUpgrade(req, socket, head, (ws) => accept({ ...conn, ws }));
 }
 
