@@ -115,6 +115,9 @@ describe("SSE mocks with a real EventSource", () => {
 
   it("conditions on the query string choose among several mocks of one path", async () => {
     await save({ sse: { eventPath: "/quotes", queryParams: [{ path: "symbol", assertAction: "equals", value: "AAPL" }] }, response: { sseEventChain: { events: [{ data: "apple" }] } } });
+    // Same path and conditions: a duplicate; another pathPrefix is another route.
+    await expect(save({ sse: { eventPath: "/quotes", queryParams: [{ path: "symbol", assertAction: "equals", value: "AAPL" }] }, response: { payload: "x" } })).rejects.toMatchObject({ code: "duplicate_entity" });
+    await save({ pathPrefix: "/v2", sse: { eventPath: "/quotes", queryParams: [{ path: "symbol", assertAction: "equals", value: "AAPL" }] }, response: { payload: "x" } });
     await save({ sse: { eventPath: "/quotes", conditions: [{ path: "$.symbol", assertAction: "equals", value: "MSFT" }] }, response: { sseEventChain: { events: [{ data: "microsoft" }] } } });
     await save({ sse: { eventPath: "/quotes" }, response: { sseEventChain: { events: [{ data: "fallback" }] } } });
     expect(await collect(`${base}/stubs/live/quotes?symbol=AAPL`, 1)).toEqual([{ type: "message", data: "apple" }]);

@@ -111,6 +111,9 @@ describe("WebSocket mocks with a real ws client", () => {
     await save({ socket: { serverName: "market", event: "subscribe", conditions: [{ path: "$.channel", assertAction: "equals", value: "prices" }] }, response: { payload: { channel: "prices", ok: true } } });
     await save({ socket: { serverName: "market", event: "subscribe", conditions: [{ path: "$.channel", assertAction: "equals", value: "news" }] }, response: { payload: { channel: "news", ok: true } } });
     await save({ socket: { serverName: "market", event: "subscribe" }, response: { payload: { ok: false, reason: "unknown channel" } } });
+    // Same serverName, event and conditions: a duplicate; another event is not.
+    await expect(save({ socket: { serverName: "market", event: "subscribe" }, response: { payload: 1 } })).rejects.toMatchObject({ code: "duplicate_entity" });
+    await save({ socket: { serverName: "market", event: "unsubscribe" }, response: { payload: 1 } });
     const c = await connect("/stubs/rt/market");
     c.send({ event: "subscribe", data: { channel: "news" } });
     expect(JSON.parse(await c.next())).toEqual({ channel: "news", ok: true });

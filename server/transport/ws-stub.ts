@@ -162,9 +162,12 @@ function accept(conn: Connection) {
       return;
     }
     // Binary frames are read as UTF-8 text, like text frames.
-    const text = Array.isArray(data) ? Buffer.concat(data).toString("utf8") : Buffer.from(data as Buffer).toString("utf8");
+    const text = Buffer.isBuffer(data) ? data.toString("utf8") : Array.isArray(data) ? Buffer.concat(data).toString("utf8") : Buffer.from(data).toString("utf8");
     conn.pending++;
-    const failed = (err: unknown) => logger().error({ err, requestId: conn.requestId, namespace: conn.namespace }, "WebSocket message failed");
+    const failed = (err: unknown) => {
+      logger().error({ err, requestId: conn.requestId, namespace: conn.namespace }, "WebSocket message failed");
+      send(conn, JSON.stringify({ error: "Internal server error", code: "internal", request_id: conn.requestId }));
+    };
     // Matching runs in arrival order; each answer then goes out after its own delay, so a
     // slow answer (or a long chain of events) does not hold back the next message's.
     conn.chain = conn.chain.then(async () => {
