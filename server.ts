@@ -13,6 +13,7 @@ import { observeRequest } from "@/server/observability/metrics";
 import { handleStubRequest, isStubPath } from "@/server/transport/http-stub";
 import { drainWebhooks } from "@/server/services/webhooks";
 import { stubRecorder } from "@/server/transport/stub-recorder";
+import { closeStubSockets, handleStubUpgrade } from "@/server/transport/ws-stub";
 
 process.env.SERVICE_NAME ??= "web";
 const log = logger();
@@ -68,10 +69,8 @@ async function main() {
       }
     });
   });
-  server.on("upgrade", (req, socket) => {
-    // WebSocket stubs arrive with the protocol issue; until then refuse cleanly.
-    socket.end("HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
-  });
+  // WebSocket stubs (/stubs/<namespace>/<serverName>); any other upgrade is refused with a 404.
+  server.on("upgrade", handleStubUpgrade);
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
 
@@ -84,6 +83,8 @@ async function main() {
     closing = true;
     log.info({ signal }, "web shutting down");
     // Stop taking requests, finish the ones in flight, then write the queued bookkeeping and finish webhook deliveries.
+    // Open stub WebSockets are closed (1001) first: server.close waits for every connection.
+    void closeStubSockets();
     server.close(() => {
       void Promise.allSettled([stubRecorder().drain(), drainWebhooks()]).finally(() => process.exit(0));
     });

@@ -101,7 +101,15 @@ export const SocketBlock = z
 export const KafkaBlock = z.object({ topic: z.string().min(1).max(500), serverName: z.string().max(200).optional(), outputTopic: z.string().max(500).optional(), conditions: Conditions.optional() }).strict();
 export const RabbitmqBlock = z.object({ queue: z.string().min(1).max(500), serverName: z.string().max(200).optional(), outputQueue: z.string().max(500).optional(), conditions: Conditions.optional() }).strict();
 export const SseBlock = z
-  .object({ route: z.string().max(2000).optional(), serverName: z.string().max(200).optional(), eventPath: z.string().max(2000).optional(), eventName: z.string().max(200).optional() })
+  .object({
+    route: z.string().max(2000).optional().describe("used when eventPath is absent"),
+    serverName: z.string().max(200).optional(),
+    eventPath: z.string().max(2000).optional().describe("path after /stubs/<namespace> (and pathPrefix); `:name` segments are parameters"),
+    eventName: z.string().max(200).optional().describe("event name of events that have none"),
+    conditions: Conditions.optional().describe("on the query string as an object ($.symbol)"),
+    queryParams: Conditions.optional().describe("path is the query parameter name"),
+    header: Conditions.optional().describe("path is the header name (case-insensitive)"),
+  })
   .strict();
 export const S3Block = z.object({ bucket: z.string().min(3).max(63) }).strict();
 

@@ -12,11 +12,22 @@ import type { StoreAccess } from "./types";
 // valueFromFile paths see the request, not the stores (conditions run before any store write).
 const NO_STORES: StoreAccess = { getGlobal: () => undefined, getChain: () => undefined, setGlobal: () => {}, setChain: () => {} };
 
+/** One event of `response.sseEventChain` (SSE streams them; see server/transport/sse-stub.ts). */
+export interface CompiledEvent {
+  eventName: CompiledString | undefined;
+  data: CompiledTemplate | undefined;
+  /** The source data, used as is when `data` has no placeholders. */
+  source: unknown;
+  delayMs: number;
+}
+
 export interface CompiledResponse {
   source: MockResponse;
   statusCode: number;
   payload: CompiledTemplate | undefined;
   headers: [string, ReturnType<typeof compileString>[]][];
+  /** `sseEventChain.events`, compiled; undefined when the response has no chain. */
+  events: CompiledEvent[] | undefined;
   payloadTemplatePath: ReturnType<typeof compileString> | undefined;
   delayMs: number;
 }
@@ -62,6 +73,12 @@ function compileResponse(r: MockResponse | undefined): CompiledResponse {
     statusCode: source.statusCode ?? 200,
     payload: source.payload === undefined ? undefined : compileTemplate(source.payload),
     headers: Object.entries(source.headers ?? {}).map(([name, values]) => [name, values.map((v) => compileString(v))]),
+    events: source.sseEventChain?.events.map((e) => ({
+      eventName: e.eventName === undefined ? undefined : compileString(e.eventName),
+      data: e.data === undefined ? undefined : compileTemplate(e.data),
+      source: e.data,
+      delayMs: e.delay ?? 0,
+    })),
     payloadTemplatePath: source.payloadTemplatePath ? compileString(source.payloadTemplatePath) : undefined,
     delayMs: source.delay ?? 0,
   };

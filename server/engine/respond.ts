@@ -1,10 +1,10 @@
 // Forms the response of the chosen mock: store writes first (extract), then
 // the payload, headers and status of the picked response, then the mock's
 // webhooks, rendered with the same context so they see what the response saw.
-import type { CompiledMock, CompiledResponse, CompiledWebhook } from "./compile-mock";
+import type { CompiledEvent, CompiledMock, CompiledResponse, CompiledWebhook } from "./compile-mock";
 import type { EngineDeps } from "./engine";
-import { hasPlaceholders, renderString, renderTemplate, renderTemplateFile } from "./template";
-import type { EngineRequest, EngineResponse, TemplateContext } from "./types";
+import { hasPlaceholders, renderString, renderTemplate, renderTemplateFile, TEMPLATE_LIMITS, TemplateError } from "./template";
+import type { EngineRequest, EngineResponse, RenderedEvent, TemplateContext } from "./types";
 
 export class TemplateFileMissingError extends Error {
   constructor(readonly fileName: string) {
@@ -44,6 +44,24 @@ function renderWebhook(w: CompiledWebhook, ctx: TemplateContext): RenderedWebhoo
   for (const [name, values] of w.headers) headers[name] = values.map((v) => renderString(v, ctx));
   const body = w.body === undefined ? undefined : renderTemplate(w.body, ctx);
   return { url: renderString(w.url, ctx), method: w.method, headers, body, delayMs: w.delayMs, timeoutMs: w.timeoutMs, retries: w.retries };
+}
+
+/**
+ * The events of an SSE chain, rendered with the response's context. The
+ * template size limit holds for the chain as a whole, not per event: 10,000
+ * events each inserting a large request body must not add up to gigabytes.
+ */
+function renderEvents(events: CompiledEvent[], ctx: TemplateContext): RenderedEvent[] {
+  let budget = TEMPLATE_LIMITS.maxOutputSize;
+  return events.map((e) => {
+    let data = e.source;
+    if (e.data && hasPlaceholders(e.data)) {
+      data = renderTemplate(e.data, ctx, { maxOutputSize: budget });
+      budget -= typeof data === "string" ? data.length : (JSON.stringify(data)?.length ?? 0);
+      if (budget < 0) throw new TemplateError("template_too_large", `The rendered SSE events are larger than ${TEMPLATE_LIMITS.maxOutputSize} characters`);
+    }
+    return { eventName: e.eventName && renderString(e.eventName, ctx), data, delayMs: e.delayMs };
+  });
 }
 
 /** Synchronous unless the mock writes global or chain stores (those writes are awaited before rendering). */
@@ -93,5 +111,6 @@ function renderPicked(mock: CompiledMock, req: EngineRequest, ctx: TemplateConte
       webhookErrors.push({ index, error: err instanceof Error ? err.message : String(err) });
     }
   });
+  if (picked.events) response.events = renderEvents(picked.events, ctx);
   return { response, webhooks, webhookErrors };
 }

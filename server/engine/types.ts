@@ -19,8 +19,19 @@ export interface EngineRequest {
 export interface EngineResponse {
   status: number;
   headers: Record<string, string[]>;
+  /** The rendered `sseEventChain.events`, when the response has a chain. */
+  events?: RenderedEvent[];
   /** A JSON value (serialised by the adapter) or a string sent as is. */
   body: unknown;
+  delayMs: number;
+}
+
+export interface RenderedEvent {
+  /** Undefined when the event has none (the protocol's default applies). */
+  eventName: string | undefined;
+  /** A JSON value, a string, or undefined for no data. */
+  data: unknown;
+  /** Milliseconds before this event. */
   delayMs: number;
 }
 

@@ -23,7 +23,7 @@ export function endpointOf(def: MockBody): { method: string | null; route: strin
   if (def.soap) return { method: def.soap.action ?? def.soap.method ?? null, route: def.soap.path ?? null };
   if (def.grpc) return { method: def.grpc.method, route: def.grpc.service };
   if (def.mcp) return { method: def.mcp.method, route: def.mcp.tool ?? def.mcp.prompt ?? def.mcp.resource ?? null };
-  if (def.sse) return { method: "GET", route: def.sse.eventPath ?? def.sse.route ?? null };
+  if (def.sse) return { method: "GET", route: joinRoute(def.pathPrefix, def.sse.eventPath || def.sse.route || "/") };
   if (def.socket) return { method: def.socket.event ?? null, route: def.socket.serverName };
   if (def.kafka) return { method: "topic", route: def.kafka.topic };
   if (def.rabbitmq) return { method: "queue", route: def.rabbitmq.queue };
@@ -43,7 +43,7 @@ export function canonical(value: unknown): string {
 }
 
 function matchingKeys(def: MockBody): string {
-  const block = (def.http ?? def.grpc ?? def.mcp ?? def.graphql ?? def.soap ?? {}) as Record<string, unknown>;
+  const block = (def.http ?? def.grpc ?? def.mcp ?? def.graphql ?? def.soap ?? def.sse ?? def.socket ?? {}) as Record<string, unknown>;
   return canonical([block.conditions ?? [], block.queryParams ?? [], block.header ?? [], block.meta ?? []]);
 }
 

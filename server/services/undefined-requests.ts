@@ -158,24 +158,34 @@ export async function clearUndefinedRequests(scope: NamespaceScope) {
   return { deleted: count };
 }
 
+/** Per protocol, the mock block (and default response) a captured request becomes. */
+const CAPTURE_TARGETS: Record<string, (row: UndefinedRequest) => { block: Record<string, unknown>; response: unknown }> = {
+  http: (row) => ({ block: { http: { route: row.path, httpMethod: row.method } }, response: { statusCode: 200, payload: {} } }),
+  sse: (row) => ({ block: { sse: { eventPath: row.path } }, response: { sseEventChain: { events: [{ data: {} }] } } }),
+  // "CONNECT <path>" (no mock at that path) or "MESSAGE <path> <event>" (no mock for that message).
+  socket: (row) => {
+    const space = row.path.indexOf(" ");
+    const serverName = space < 0 ? row.path : row.path.slice(0, space);
+    const event = row.method === "MESSAGE" && space >= 0 ? row.path.slice(space + 1) : undefined;
+    return { block: { socket: { serverName, event } }, response: { payload: {} } };
+  },
+};
+
 /**
- * An HTTP mock for the captured method and path (200 with {} unless the body
- * gives a response), saved through saveMock (duplicate detection, versions,
+ * A mock of the captured request's protocol (HTTP: the captured method and path;
+ * SSE: the path; WebSocket: the path and event), answering 200 with {} (SSE:
+ * one event with {}) unless the body gives a response, saved through saveMock (duplicate detection, versions,
  * notification); then the undefined request is deleted: it is resolved, and
  * if the mock ever stops answering, the next miss shows up as a new row.
  */
 export async function createMockFromUndefinedRequest(actor: Actor, scope: NamespaceScope, id: string, input: z.output<typeof CreateMockFromUndefinedInput>): Promise<SaveResult> {
   const row = await db().undefinedRequest.findFirst({ where: { id, namespaceId: scope.id } });
   if (!row) throw errors.notFound("Undefined request");
-  if (row.protocol !== "http") {
-    throw errors.validation(`Only HTTP undefined requests can become a mock this way (this one is ${row.protocol})`, [{ location: "path", field: "id", message: `protocol ${row.protocol}` }]);
+  const target = Object.hasOwn(CAPTURE_TARGETS, row.protocol) ? CAPTURE_TARGETS[row.protocol](row) : undefined;
+  if (!target) {
+    throw errors.validation(`Undefined ${row.protocol} requests cannot become a mock this way`, [{ location: "path", field: "id", message: `protocol ${row.protocol}` }]);
   }
-  const parsed = MockInput.safeParse({
-    id: input.id,
-    http: { route: row.path, httpMethod: row.method },
-    response: input.response ?? { statusCode: 200, payload: {} },
-    tags: input.tags,
-  });
+  const parsed = MockInput.safeParse({ id: input.id, ...target.block, response: input.response ?? target.response, tags: input.tags });
   if (!parsed.success) {
     // The captured method or path is not something a mock can hold (e.g. a WebDAV method, a 5 KB path).
     const details = parsed.error.issues.map((i) => ({ location: "body" as const, field: i.path.map(String).join("."), message: i.message }));

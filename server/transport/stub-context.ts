@@ -60,6 +60,12 @@ export interface StubContext {
   text: string;
   /** The body's bytes. */
   bytes: Buffer;
+  /**
+   * Set by an adapter that recognised its protocol's request but found no mock
+   * and passed it on to HTTP: if HTTP has none either, the miss is captured
+   * under this protocol, with its near misses in the 404.
+   */
+  missAs?: { protocol: ServedProtocol; nearest: NearMiss[] };
 }
 
 const clock = { now: () => Date.now() };

@@ -17,7 +17,7 @@ export type { StubInput, StubOutput } from "./stub-context";
 
 const EMPTY = Buffer.alloc(0);
 
-function queryOf(search: string): Record<string, string[]> {
+export function queryOf(search: string): Record<string, string[]> {
   const out: Record<string, string[]> = {};
   if (search.length <= 1) return out;
   for (const [k, v] of new URLSearchParams(search)) (out[k] ??= []).push(v);
@@ -25,7 +25,7 @@ function queryOf(search: string): Record<string, string[]> {
 }
 
 /** "/stubs/<namespace>/<path>?<query>" → its parts, without a URL object per request. */
-function splitStubUrl(url: string): { namespace: string; path: string; search: string } {
+export function splitStubUrl(url: string): { namespace: string; path: string; search: string } {
   const q = url.indexOf("?");
   let pathname = q < 0 ? url : url.slice(0, q);
   // Dot segments and backslashes are resolved the way a URL parser (and a browser) would.
@@ -131,8 +131,9 @@ function serveHttp(ctx: StubContext): StubOutput | Promise<StubOutput> {
 function httpAnswer(ctx: StubContext, req: EngineRequest, result: EngineResult): StubOutput | Promise<StubOutput> {
   const { input, requestId, path, namespace } = ctx;
   if (!result.matched) {
-    recordMiss(ctx, { protocol: "http", method: req.method, body: req.body });
-    return notFound(ctx, req.method, result.nearest);
+    const as = ctx.missAs;
+    recordMiss(ctx, { protocol: as?.protocol ?? "http", method: req.method, body: req.body });
+    return notFound(ctx, req.method, as ? [...as.nearest, ...result.nearest].sort((a, b) => a.distance - b.distance).slice(0, 3) : result.nearest);
   }
   const { response, mock } = result;
   const afterSend = result.webhooks.length > 0 ? () => fireWebhooks(result.webhooks, { namespace, mockId: mock.id, requestId }) : undefined;

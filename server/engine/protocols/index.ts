@@ -3,9 +3,13 @@
 import type { Protocol } from "@/server/contracts/mock";
 import { placeHttp } from "./http";
 import type { Placer, ServedProtocol } from "./placement";
+import { placeSocket } from "./socket";
+import { placeSse } from "./sse";
 
 export const PLACERS: Partial<Record<ServedProtocol, Placer>> = {
   http: placeHttp,
+  sse: placeSse,
+  socket: placeSocket,
 };
 
 export function placerFor(protocol: Protocol): Placer | undefined {

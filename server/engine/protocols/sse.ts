@@ -1,0 +1,52 @@
+// SSE mocks: a GET streamed as server-sent events. The route is
+// pathPrefix + `sse.eventPath` (or `sse.route` when there is no eventPath,
+// or the prefix alone when there is neither); the selector is GET; conditions
+// see the query string as an object (an EventSource cannot send a body), plus
+// `queryParams` and `header` as for HTTP.
+import { joinRoute } from "../route";
+import type { Placer } from "./placement";
+
+export const placeSse: Placer = (def) => {
+  const sse = def.sse;
+  if (!sse) return null;
+  return {
+    route: joinRoute(def.pathPrefix, sse.eventPath || sse.route || "/"),
+    selector: "GET",
+    conditions: { conditions: sse.conditions, queryParams: sse.queryParams, header: sse.header },
+  };
+};
+
+/**
+ * The spec's test for an SSE request: a GET that accepts text/event-stream,
+ * or whose path is under /sse/ or /events/ (at any depth, so a pathPrefix in
+ * front still counts). Cheap: it runs on every GET of a namespace with SSE mocks.
+ */
+export function isSseRequest(method: string, path: string, accept: string | undefined): boolean {
+  if (method !== "GET") return false;
+  if (accept !== undefined && accept.includes("text/event-stream")) return true;
+  return path.includes("/sse/") || path.includes("/events/");
+}
+
+/** The query as an object: one value as a string, a repeated parameter as its list (as `$.queryParams`). */
+export function queryObject(query: Record<string, string[]>): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  for (const name in query) {
+    const values = query[name];
+    out[name] = values.length === 1 ? values[0] : values;
+  }
+  return out;
+}
+
+/**
+ * One event on the wire: `event:` (when named), one `data:` line per line of
+ * the data (a string as is, anything else as JSON, none as one empty line so
+ * the client still dispatches it), then the blank line that ends the event.
+ */
+export function formatSseEvent(eventName: string | undefined, data: unknown): string {
+  let out = "";
+  // A line break in the name would end the field early and forge others.
+  if (eventName) out += `event: ${eventName.replace(/[\r\n]+/g, " ")}\n`;
+  const text = data === undefined ? "" : typeof data === "string" ? data : (JSON.stringify(data) ?? "");
+  for (const line of text.split(/\r\n|\r|\n/)) out += `data: ${line}\n`;
+  return out + "\n";
+}
