@@ -103,7 +103,12 @@ export const RabbitmqBlock = z.object({ queue: z.string().min(1).max(500), serve
 export const SseBlock = z
   .object({ route: z.string().max(2000).optional(), serverName: z.string().max(200).optional(), eventPath: z.string().max(2000).optional(), eventName: z.string().max(200).optional() })
   .strict();
-export const S3Block = z.object({ bucket: z.string().min(3).max(63) }).strict();
+export const S3Block = z
+  .object({
+    bucket: z.string().min(3).max(63),
+    conditions: Conditions.optional().describe("on the S3 request: $.operation (GetObject, PutObject…), $.key, $.bucket, $.contentType, $.size"),
+  })
+  .strict();
 
 /** Header values are lists (spec); a single string is accepted and wrapped. */
 export const Headers = z.record(z.string().min(1).max(200).regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, "a header name: letters, digits and !#$%&'*+.^_`|~-"), z.union([z.string(), z.array(z.string())]).transform((v) => (Array.isArray(v) ? v : [v])));

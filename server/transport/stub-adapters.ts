@@ -3,6 +3,8 @@
 // namespace has mocks of that protocol; returning null passes the request on.
 import type { ServedProtocol } from "@/server/engine/protocols";
 import type { StubContext, StubOutput } from "./stub-context";
+import { mcpAdapter } from "./mcp-stub";
+import { s3Adapter } from "./s3-stub";
 
 export interface StubAdapter {
   protocol: ServedProtocol;
@@ -11,4 +13,5 @@ export interface StubAdapter {
   serve(ctx: StubContext): Promise<StubOutput | null>;
 }
 
-export const STUB_ADAPTERS: StubAdapter[] = [];
+// MCP before SSE: the MCP client's GET (Accept: text/event-stream) on its endpoint is answered 405.
+export const STUB_ADAPTERS: StubAdapter[] = [mcpAdapter, s3Adapter];

@@ -2,10 +2,14 @@
 // here is not served over HTTP (its mocks are skipped when indexes are built).
 import type { Protocol } from "@/server/contracts/mock";
 import { placeHttp } from "./http";
+import { placeMcp } from "./mcp";
+import { placeS3 } from "./s3";
 import type { Placer, ServedProtocol } from "./placement";
 
 export const PLACERS: Partial<Record<ServedProtocol, Placer>> = {
   http: placeHttp,
+  mcp: placeMcp,
+  s3: placeS3,
 };
 
 export function placerFor(protocol: Protocol): Placer | undefined {
