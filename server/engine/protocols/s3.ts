@@ -10,8 +10,8 @@ import type { Placer } from "./placement";
 
 export const placeS3: Placer = (def) => {
   const bucket = def.s3?.bucket;
-  // A bucket name with "/" could never be the first path segment; ":x" and "*" would be route patterns.
-  if (!bucket || bucket.includes("/") || bucket.startsWith(":") || bucket === "*") return null;
+  // A bucket name with "/" could never be the first path segment; ":x" would be a route parameter.
+  if (!bucket || bucket.includes("/") || bucket.startsWith(":")) return null;
   return { route: s3BucketRoute(bucket), selector: null, conditions: { conditions: def.s3?.conditions } };
 };
 
