@@ -11,6 +11,7 @@ import type { CreateMockFromUndefinedInput, ListUndefinedRequestsQuery, Undefine
 import { db, Prisma, type UndefinedRequest } from "@/server/db/client";
 import { errors } from "@/server/errors";
 import { saveMock } from "./mocks";
+import { MOCK_FROM_UNDEFINED } from "./undefined-to-mock";
 import type { NamespaceScope } from "./namespace-access";
 import { boundCapturedBody, boundCapturedRecord, storableText } from "./request-logs";
 
@@ -157,21 +158,23 @@ export async function clearUndefinedRequests(scope: NamespaceScope) {
 }
 
 /**
- * An HTTP mock for the captured method and path (200 with {} unless the body
- * gives a response), saved through saveMock (duplicate detection, versions,
- * notification); then the undefined request is deleted: it is resolved, and
+ * A mock for the captured method and path (HTTP; MCP and S3 per
+ * ./undefined-to-mock), 200 with {} unless the body gives a response, saved
+ * through saveMock (duplicate detection, versions, notification); then the undefined request is deleted: it is resolved, and
  * if the mock ever stops answering, the next miss shows up as a new row.
  */
 export async function createMockFromUndefinedRequest(actor: Actor, scope: NamespaceScope, id: string, input: z.output<typeof CreateMockFromUndefinedInput>): Promise<SaveResult> {
   const row = await db().undefinedRequest.findFirst({ where: { id, namespaceId: scope.id } });
   if (!row) throw errors.notFound("Undefined request");
-  if (row.protocol !== "http") {
-    throw errors.validation(`Only HTTP undefined requests can become a mock this way (this one is ${row.protocol})`, [{ location: "path", field: "id", message: `protocol ${row.protocol}` }]);
+  const block = row.protocol === "http" ? { http: { route: row.path, httpMethod: row.method } } : MOCK_FROM_UNDEFINED[row.protocol]?.(row);
+  if (!block) {
+    throw errors.validation(`Undefined requests of protocol ${row.protocol} cannot become a mock this way`, [{ location: "path", field: "id", message: `protocol ${row.protocol}` }]);
   }
+  const { response: protocolDefault, ...target } = block as Record<string, unknown>;
   const parsed = MockInput.safeParse({
     id: input.id,
-    http: { route: row.path, httpMethod: row.method },
-    response: input.response ?? { statusCode: 200, payload: {} },
+    ...target,
+    response: input.response ?? ("response" in block ? protocolDefault : { statusCode: 200, payload: {} }),
     tags: input.tags,
   });
   if (!parsed.success) {

@@ -10,6 +10,7 @@ import { MockInput } from "@/server/contracts/mock";
 import { db } from "@/server/db/client";
 import { invalidateAll, stopListening } from "@/server/services/mock-index";
 import { saveMock } from "@/server/services/mocks";
+import { createMockFromUndefinedRequest } from "@/server/services/undefined-requests";
 import { resolveNamespace } from "@/server/services/namespace-access";
 import { actorFor, makeNamespace, makeUser } from "@/server/testing/fixtures";
 import { useTestDatabase } from "@/server/testing/use-test-database";
@@ -194,6 +195,23 @@ describe("MCP over Streamable HTTP with the official SDK client", () => {
     await stubRecorder().drain();
     const rows = await db().undefinedRequest.findMany({ where: { namespaceId: scopes["mcp-empty"].id } });
     expect(rows).toEqual([expect.objectContaining({ protocol: "mcp", path: "/ tools/call anything" })]);
+  });
+
+  it("an undefined tool call becomes a tool mock of the same server path", async () => {
+    const { client } = await connect("/stubs/mcp/agents/billing");
+    await expect(client.callTool({ name: "refund", arguments: { id: "INV-7" } })).rejects.toMatchObject({ code: -32602 });
+    await stubRecorder().drain();
+    const row = await db().undefinedRequest.findFirstOrThrow({ where: { namespaceId: scopes.mcp.id, path: "/agents/billing tools/call refund" } });
+    await createMockFromUndefinedRequest(actor, scopes.mcp, row.id, { id: "refund-tool", response: { payload: { refunded: "$.req.id" } } });
+    invalidateAll();
+    expect(await db().mock.findFirstOrThrow({ where: { id: "refund-tool" } })).toMatchObject({ protocol: "mcp", method: "tools/call", route: "refund" });
+    expect(textOf(await client.callTool({ name: "refund", arguments: { id: "INV-7" } }))).toEqual({ refunded: "INV-7" });
+  });
+
+  it("duplicate detection: the same tool and conditions on one server path is a duplicate; another path or other conditions are not", async () => {
+    await expect(save("mcp", { mcp: { method: "tools/call", tool: "get_weather", conditions: [{ path: "$.city", assertAction: "equals", value: "Oslo" }] }, response: { payload: 1 } })).rejects.toMatchObject({ code: "duplicate_entity" });
+    await save("mcp", { pathPrefix: "/elsewhere", mcp: { method: "tools/call", tool: "get_weather", conditions: [{ path: "$.city", assertAction: "equals", value: "Oslo" }] }, response: { payload: 1 } });
+    await save("mcp", { mcp: { method: "tools/call", tool: "get_weather", conditions: [{ path: "$.city", assertAction: "equals", value: "Rome" }] }, response: { payload: 1 } });
   });
 
   it("ends a session with DELETE and answers the client's stream GET with 405", async () => {

@@ -22,6 +22,7 @@ import { MockInput } from "@/server/contracts/mock";
 import { db } from "@/server/db/client";
 import { invalidateAll, stopListening } from "@/server/services/mock-index";
 import { saveMock } from "@/server/services/mocks";
+import { createMockFromUndefinedRequest } from "@/server/services/undefined-requests";
 import { resolveNamespace } from "@/server/services/namespace-access";
 import { actorFor, makeNamespace, makeUser } from "@/server/testing/fixtures";
 import { useTestDatabase } from "@/server/testing/use-test-database";
@@ -242,6 +243,25 @@ describe("S3 objects with @aws-sdk/client-s3", () => {
     const rows = await db().undefinedRequest.findMany({ where: { namespaceId: scope.id, path: "/nobody-mocked-this/a/b.txt" } });
     expect(rows).toEqual([expect.objectContaining({ protocol: "s3", method: "GET" })]);
     expect(rows[0].body).toMatchObject({ operation: "GetObject", bucket: "nobody-mocked-this", key: "a/b.txt" });
+  });
+
+  it("an undefined S3 request becomes a bucket mock, after which the bucket stores objects", async () => {
+    const err = await s3Failure(s3.send(new PutObjectCommand({ Bucket: "late-bucket", Key: "a.txt", Body: "x" })));
+    expect(err.name).toBe("NoSuchBucket");
+    await stubRecorder().drain();
+    const row = await db().undefinedRequest.findFirstOrThrow({ where: { namespaceId: scope.id, protocol: "s3", path: "/late-bucket/a.txt" } });
+    await createMockFromUndefinedRequest(actor, scope, row.id, { id: "late-bucket" });
+    invalidateAll();
+    expect(await db().mock.findFirstOrThrow({ where: { id: "late-bucket" } })).toMatchObject({ protocol: "s3", route: "late-bucket" });
+    await s3.send(new PutObjectCommand({ Bucket: "late-bucket", Key: "a.txt", Body: "x" }));
+    expect(await (await s3.send(new GetObjectCommand({ Bucket: "late-bucket", Key: "a.txt" }))).Body!.transformToString()).toBe("x");
+    // Without a payload the mock has no fallback: a missing key is NoSuchKey.
+    expect((await s3Failure(s3.send(new GetObjectCommand({ Bucket: "late-bucket", Key: "b.txt" })))).name).toBe("NoSuchKey");
+  });
+
+  it("duplicate detection: a second mock of a bucket with the same conditions is a duplicate, with other conditions it is not", async () => {
+    await expect(save({ s3: { bucket: "files" }, response: { payload: "x" } })).rejects.toMatchObject({ code: "duplicate_entity" });
+    await save({ s3: { bucket: "files", conditions: [{ path: "$.operation", assertAction: "equals", value: "HeadBucket" }] } });
   });
 
   it("the mock's payload answers keys never stored: chosen by conditions on the key, templated with $.req", async () => {
