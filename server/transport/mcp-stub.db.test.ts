@@ -94,7 +94,7 @@ async function connect(path: string) {
   return { client, transport };
 }
 
-const textOf = (result: { content?: unknown }) => JSON.parse((result.content as { type: string; text: string }[])[0].text);
+const textOf = (result: unknown) => JSON.parse((result as { content: { type: string; text: string }[] }).content[0].text);
 
 async function rpc(path: string, body: string, headers: Record<string, string> = {}) {
   const res = await fetch(`${base}${path}`, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers }, body });

@@ -330,6 +330,18 @@ describe("S3 bad input (raw HTTP)", () => {
     expect(bad.body.toString()).toContain("<Code>BadDigest</Code>");
   });
 
+  it("plain curl-style calls (the README example): PUT, GET, list", async () => {
+    const put = await raw("PUT", "/stubs/s3ns/files/greetings/hello.txt", { "content-type": "text/plain" }, "hello");
+    expect(put.status).toBe(200);
+    expect(put.headers.etag).toBe(md5(Buffer.from("hello")));
+    const got = await raw("GET", "/stubs/s3ns/files/greetings/hello.txt");
+    expect(got.body.toString()).toBe("hello");
+    expect(got.headers["content-type"]).toBe("text/plain");
+    const list = await raw("GET", "/stubs/s3ns/files?list-type=2&prefix=greetings/");
+    expect(list.headers["content-type"]).toBe("application/xml");
+    expect(list.body.toString()).toMatch(/<ListBucketResult xmlns="http:\/\/s3.amazonaws.com\/doc\/2006-03-01\/"><Name>files<\/Name><Prefix>greetings\/<\/Prefix><KeyCount>1<\/KeyCount>.*<Key>greetings\/hello.txt<\/Key>/);
+  });
+
   it("a request without S3 signs to an unmocked bucket stays an HTTP miss", async () => {
     const out = await raw("GET", "/stubs/s3ns/not-a-bucket/file.txt");
     expect(out.status).toBe(404);
