@@ -1,7 +1,6 @@
 // S3's wire formats, as the AWS SDKs speak them: aws-chunked request bodies,
 // Range headers, XML answers (errors, listings, delete and copy results) and
 // the opaque continuation token of ListObjectsV2. Pure functions.
-import { createHash } from "node:crypto";
 import type { StubOutput } from "./stub-context";
 
 export const S3_XMLNS = "http://s3.amazonaws.com/doc/2006-03-01/";
@@ -11,10 +10,6 @@ export function xmlText(value: string): string {
   return value.replace(/[&<>"'\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, (c) => XML_ENTITIES[c] ?? "\ufffd");
 }
 const XML_ENTITIES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;" };
-
-export function quotedMd5(bytes: Buffer): string {
-  return `"${createHash("md5").update(bytes).digest("hex")}"`;
-}
 
 /** RFC 7231 date for Last-Modified. */
 export function httpDate(d: Date): string {
