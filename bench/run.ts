@@ -88,15 +88,28 @@ function wrkLoad(url: string, w: Workload, seconds: number) {
   return { rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? NaN), p50: ms("50"), p99: ms("99"), non2xx, errors: errors ? 1 : 0 };
 }
 
-async function load(url: string, w: Workload) {
+/** CPU seconds (user + system) a process has used: per-request CPU is steadier than req/s on a busy machine. */
+function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+async function load(url: string, w: Workload, pid: number) {
+  const measured = async <R extends { rps: number }>(run: () => R | Promise<R>) => {
+    const cpu0 = cpuSeconds(pid);
+    const r = await run();
+    return { ...r, cpuUs: ((cpuSeconds(pid) - cpu0) / (r.rps * DURATION)) * 1e6 };
+  };
   if (WRK) {
     wrkLoad(url, w, 2); // warm-up
-    return wrkLoad(url, w, DURATION);
+    return measured(() => wrkLoad(url, w, DURATION));
   }
   const opts = { url: url + w.path, method: w.method as "GET", connections: CONNECTIONS, duration: DURATION, body: w.body, headers: (w.body ? { "content-type": "application/json" } : {}) as Record<string, string> };
   await autocannon({ ...opts, duration: 2 }); // warm-up
-  const r = await autocannon(opts);
-  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx, errors: r.errors };
+  return measured(async () => {
+    const r = await autocannon(opts);
+    return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx, errors: r.errors };
+  });
 }
 
 async function main() {
@@ -183,11 +196,11 @@ async function main() {
       if (!["content-length", "date", "connection", "keep-alive", "transfer-encoding"].includes(k)) headers[k] = v;
     });
     await fetch(`${rawBase}/__configure`, { method: "POST", body: JSON.stringify({ status: probe.status, headers, body: probeBody }) });
-    const ours = await load(base, w);
-    const theirs = await load(rawBase, w);
+    const ours = await load(base, w, server.pid!);
+    const theirs = await load(rawBase, w, raw.pid!);
     results[w.name] = ours.rps;
     rows.push(
-      `${w.name.padEnd(22)} ${ours.rps.toFixed(0).padStart(7)} req/s  p50 ${String(ours.p50).padStart(3)} ms  p99 ${String(ours.p99).padStart(3)} ms | raw ${theirs.rps.toFixed(0).padStart(7)} req/s  p99 ${String(theirs.p99).padStart(3)} ms | ratio ${(ours.rps / theirs.rps).toFixed(2)}${ours.non2xx || ours.errors ? `  (non-2xx ${ours.non2xx}, errors ${ours.errors})` : ""}`,
+      `${w.name.padEnd(22)} ${ours.rps.toFixed(0).padStart(7)} req/s  p50 ${String(ours.p50).padStart(3)} ms  p99 ${String(ours.p99).padStart(3)} ms | raw ${theirs.rps.toFixed(0).padStart(7)} req/s  p99 ${String(theirs.p99).padStart(3)} ms | ratio ${(ours.rps / theirs.rps).toFixed(2)} | CPU/req ${ours.cpuUs.toFixed(0)} µs vs raw ${theirs.cpuUs.toFixed(0)} µs (${(theirs.cpuUs / ours.cpuUs).toFixed(2)})${ours.non2xx || ours.errors ? `  (non-2xx ${ours.non2xx}, errors ${ours.errors})` : ""}`,
     );
     console.log(rows[rows.length - 1]);
   }

@@ -111,7 +111,12 @@ export const SseBlock = z
     header: Conditions.optional().describe("path is the header name (case-insensitive)"),
   })
   .strict();
-export const S3Block = z.object({ bucket: z.string().min(3).max(63) }).strict();
+export const S3Block = z
+  .object({
+    bucket: z.string().min(3).max(63),
+    conditions: Conditions.optional().describe("on the S3 request: $.operation (GetObject, PutObject…), $.key, $.bucket, $.contentType, $.size"),
+  })
+  .strict();
 
 /** Header values are lists (spec); a single string is accepted and wrapped. */
 export const Headers = z.record(z.string().min(1).max(200).regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, "a header name: letters, digits and !#$%&'*+.^_`|~-"), z.union([z.string(), z.array(z.string())]).transform((v) => (Array.isArray(v) ? v : [v])));

@@ -8,6 +8,7 @@ import type { SaveResult, StoredMock } from "@/server/contracts/mock-api";
 import { db, Prisma, type Mock } from "@/server/db/client";
 import { notifyMocksChanged } from "@/server/db/notify";
 import { compileMock } from "@/server/engine/compile-mock";
+import { mcpServerPath } from "@/server/engine/protocols/mcp";
 import { joinRoute } from "@/server/engine/route";
 import { InvalidRegexError } from "@/server/engine/safe-regex";
 import { AppError, errors } from "@/server/errors";
@@ -43,8 +44,10 @@ export function canonical(value: unknown): string {
 }
 
 function matchingKeys(def: MockBody): string {
-  const block = (def.http ?? def.grpc ?? def.mcp ?? def.graphql ?? def.soap ?? def.sse ?? def.socket ?? {}) as Record<string, unknown>;
-  return canonical([block.conditions ?? [], block.queryParams ?? [], block.header ?? [], block.meta ?? []]);
+  const block = (def.http ?? def.grpc ?? def.mcp ?? def.graphql ?? def.soap ?? def.sse ?? def.socket ?? def.s3 ?? {}) as Record<string, unknown>;
+  // One tool name on two MCP server paths (pathPrefix) is two tools.
+  const server = def.mcp ? [mcpServerPath(def.pathPrefix)] : [];
+  return canonical([block.conditions ?? [], block.queryParams ?? [], block.header ?? [], block.meta ?? [], ...server]);
 }
 
 /** Refuses a mock the engine could not serve (e.g. a regex RE2 does not support) with a 400. */

@@ -11,6 +11,7 @@ import type { CreateMockFromUndefinedInput, ListUndefinedRequestsQuery, Undefine
 import { db, Prisma, type UndefinedRequest } from "@/server/db/client";
 import { errors } from "@/server/errors";
 import { saveMock } from "./mocks";
+import { MOCK_FROM_UNDEFINED } from "./undefined-to-mock";
 import type { NamespaceScope } from "./namespace-access";
 import { boundCapturedBody, boundCapturedRecord, storableText } from "./request-logs";
 
@@ -159,7 +160,7 @@ export async function clearUndefinedRequests(scope: NamespaceScope) {
 }
 
 /** Per protocol, the mock block (and default response) a captured request becomes. */
-const CAPTURE_TARGETS: Record<string, (row: UndefinedRequest) => { block: Record<string, unknown>; response: unknown }> = {
+const CAPTURE_TARGETS: Record<string, (row: UndefinedRequest) => { block: Record<string, unknown>; response: unknown } | undefined> = {
   http: (row) => ({ block: { http: { route: row.path, httpMethod: row.method } }, response: { statusCode: 200, payload: {} } }),
   sse: (row) => ({ block: { sse: { eventPath: row.path } }, response: { sseEventChain: { events: [{ data: {} }] } } }),
   // "CONNECT <path>" (no mock at that path) or "MESSAGE <path> <event>" (no mock for that message).
@@ -169,11 +170,22 @@ const CAPTURE_TARGETS: Record<string, (row: UndefinedRequest) => { block: Record
     const event = row.method === "MESSAGE" && space >= 0 ? row.path.slice(space + 1) : undefined;
     return { block: { socket: { serverName, event } }, response: { payload: {} } };
   },
+  mcp: (row) => fromShape("mcp", row),
+  s3: (row) => fromShape("s3", row),
 };
+
+/** MCP and S3 rows (./undefined-to-mock); a `response` key there replaces the default answer. */
+function fromShape(protocol: "mcp" | "s3", row: UndefinedRequest) {
+  const shaped = MOCK_FROM_UNDEFINED[protocol](row);
+  if (!shaped) return undefined;
+  const { response, ...block } = shaped;
+  return { block, response: "response" in shaped ? response : { statusCode: 200, payload: {} } };
+}
 
 /**
  * A mock of the captured request's protocol (HTTP: the captured method and path;
- * SSE: the path; WebSocket: the path and event), answering 200 with {} (SSE:
+ * SSE: the path; WebSocket: the path and event; MCP and S3 per
+ * ./undefined-to-mock), answering 200 with {} (SSE:
  * one event with {}) unless the body gives a response, saved through saveMock (duplicate detection, versions,
  * notification); then the undefined request is deleted: it is resolved, and
  * if the mock ever stops answering, the next miss shows up as a new row.

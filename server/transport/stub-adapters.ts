@@ -4,6 +4,8 @@
 import type { ServedProtocol } from "@/server/engine/protocols";
 import { sseAdapter } from "./sse-stub";
 import type { StubContext, StubOutput } from "./stub-context";
+import { mcpAdapter } from "./mcp-stub";
+import { s3Adapter } from "./s3-stub";
 
 export interface StubAdapter {
   protocol: ServedProtocol;
@@ -12,4 +14,5 @@ export interface StubAdapter {
   serve(ctx: StubContext): Promise<StubOutput | null>;
 }
 
-export const STUB_ADAPTERS: StubAdapter[] = [sseAdapter];
+// MCP before SSE: the MCP client's GET (Accept: text/event-stream) on its endpoint is answered 405.
+export const STUB_ADAPTERS: StubAdapter[] = [mcpAdapter, s3Adapter, sseAdapter];

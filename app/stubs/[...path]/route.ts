@@ -22,7 +22,9 @@ async function handler(req: Request): Promise<Response> {
   for (const [name, value] of Object.entries(out.headers)) for (const v of Array.isArray(value) ? value : [value]) h.append(name, v);
   // Proxied answers are bytes; a copy into a plain ArrayBuffer is what the fetch Response types accept.
   const body = typeof out.body === "string" ? out.body : new Uint8Array(out.body);
-  const response = new Response(req.method === "HEAD" ? null : body, { status: out.status, headers: h });
+  // 204 and 304 must have a null body: the Response constructor throws otherwise (S3 and MCP DELETE answer 204).
+  const bodiless = out.status === 204 || out.status === 304;
+  const response = new Response(req.method === "HEAD" || bodiless ? null : body, { status: out.status, headers: h });
   // A route handler cannot see when Next writes the response, so webhooks start as it is
   // handed over; their delivery is asynchronous (lookup, connect, optional delay).
   out.afterSend?.();

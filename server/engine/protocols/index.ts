@@ -2,6 +2,8 @@
 // here is not served over HTTP (its mocks are skipped when indexes are built).
 import type { Protocol } from "@/server/contracts/mock";
 import { placeHttp } from "./http";
+import { placeMcp } from "./mcp";
+import { placeS3 } from "./s3";
 import type { Placer, ServedProtocol } from "./placement";
 import { placeSocket } from "./socket";
 import { placeSse } from "./sse";
@@ -10,6 +12,8 @@ export const PLACERS: Partial<Record<ServedProtocol, Placer>> = {
   http: placeHttp,
   sse: placeSse,
   socket: placeSocket,
+  mcp: placeMcp,
+  s3: placeS3,
 };
 
 export function placerFor(protocol: Protocol): Placer | undefined {
