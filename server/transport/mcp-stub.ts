@@ -71,6 +71,8 @@ export const mcpAdapter: StubAdapter = {
   protocol: "mcp",
   // Also consulted without mcp mocks: /stubs/<namespace> is the namespace's MCP server even when it offers nothing yet.
   always: true,
+  // Only the namespace root and the paths of MCP servers are MCP endpoints.
+  claims: (ctx) => ctx.path === "/" || (ctx.index.indexes.mcp !== undefined && mcpServerAt(ctx.index.indexes.mcp, ctx.path) !== undefined),
   async serve(ctx) {
     const index = ctx.index.indexes.mcp;
     const server = index ? mcpServerAt(index, ctx.path) : undefined;

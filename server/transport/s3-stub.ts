@@ -47,6 +47,14 @@ export const s3Adapter: StubAdapter = {
   protocol: "s3",
   // Also consulted without s3 mocks: an S3 client's call to an unmocked bucket is captured as protocol s3.
   always: true,
+  claims(ctx) {
+    const buckets = mockedBuckets(ctx.index.indexes.s3);
+    if (buckets.size > 0) {
+      const target = splitS3Path(ctx.path);
+      if (target && buckets.has(target.bucket)) return true;
+    }
+    return looksLikeS3(ctx.input.headers, ctx.query);
+  },
   async serve(ctx) {
     const buckets = mockedBuckets(ctx.index.indexes.s3);
     if (buckets.size > 0) {

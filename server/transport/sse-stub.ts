@@ -13,6 +13,7 @@ import { answer, engineOutput, recordHit, type StubContext, type StubOutput, typ
 
 export const sseAdapter: StubAdapter = {
   protocol: "sse",
+  claims: (ctx) => isSseRequest(ctx.input.method.toUpperCase(), ctx.path, ctx.input.headers.accept?.[0]),
   serve: serveSse,
 };
 

@@ -11,6 +11,11 @@ export interface StubAdapter {
   protocol: ServedProtocol;
   /** Try this adapter even when the namespace has no mocks of its protocol (e.g. to capture an undefined call). */
   always?: boolean;
+  /**
+   * A cheap, synchronous first look: false means "not mine" without calling
+   * serve. Plain HTTP traffic then passes every adapter without a promise.
+   */
+  claims?(ctx: StubContext): boolean;
   serve(ctx: StubContext): Promise<StubOutput | null>;
 }
 

@@ -97,7 +97,9 @@ function serveIn(input: StubInput, started: number, namespace: string, path: str
   };
   for (let i = 0; i < STUB_ADAPTERS.length; i++) {
     const adapter = STUB_ADAPTERS[i];
-    if (adapter.always || index.indexes[adapter.protocol]) return viaAdapters(ctx, i);
+    if (!adapter.always && !index.indexes[adapter.protocol]) continue;
+    if (adapter.claims && !adapter.claims(ctx)) continue;
+    return viaAdapters(ctx, i);
   }
   return serveHttp(ctx);
 }
@@ -107,6 +109,7 @@ async function viaAdapters(ctx: StubContext, from: number): Promise<StubOutput> 
   for (let i = from; i < STUB_ADAPTERS.length; i++) {
     const adapter = STUB_ADAPTERS[i];
     if (!adapter.always && !ctx.index.indexes[adapter.protocol]) continue;
+    if (adapter.claims && !adapter.claims(ctx)) continue;
     const out = await adapter.serve(ctx);
     if (out) return out;
   }

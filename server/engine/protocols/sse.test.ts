@@ -79,7 +79,7 @@ describe("SSE events through the engine", () => {
     const ns = buildNamespace("sandbox", [mock({ sse: { eventPath: "/big" }, response: { sseEventChain: { events: Array.from({ length: 20 }, () => ({ data: "$.req.big" })) } } })]);
     const req = { namespace: "sandbox", method: "GET", path: "/big", headers: {}, query: {}, body: { big } };
     expect(20 * big.length).toBeGreaterThan(TEMPLATE_LIMITS.maxOutputSize);
-    await expect(handle(ns, req, memoryDeps(), "sse")).rejects.toThrow(TemplateError);
+    await expect(async () => handle(ns, req, memoryDeps(), "sse")).rejects.toThrow(TemplateError);
   });
 
   it("is its own index: an SSE mock does not answer HTTP, nor an HTTP mock SSE", async () => {
