@@ -14,7 +14,8 @@ import { buildIsStale } from "../server/runtime/build-check";
 
 const root = process.cwd();
 const DURATION = Number(process.env.BENCH_SECONDS ?? 8);
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+// 10 connections: the default of both wrk and autocannon.
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const ADMIN_PASSWORD = "bench-admin-password";
 // BENCH_TRANSIENT=1 marks the mocks transient (no request log, counters, live events): the engine alone.
 const TRANSIENT = process.env.BENCH_TRANSIENT === "1";

@@ -53,23 +53,24 @@ export async function serveStub(input: StubInput): Promise<StubOutput> {
 export function serveStubNow(input: StubInput): StubOutput | Promise<StubOutput> {
   const started = performance.now();
   const { namespace, path, search } = splitStubUrl(input.url);
-  const fail = (err: unknown) => failure(err, input.requestId, namespace, path);
   try {
     const index = namespaceMocksNow(namespace);
     const stores = index && namespaceStoresNow(index.namespaceId);
-    if (index && stores) return guard(serveIn(input, started, namespace, path, search, index, stores), fail);
-    return (async () => {
-      const loaded = index ?? (namespace ? await namespaceMocks(namespace) : undefined);
-      if (!loaded) return jsonOutput(404, { error: `Namespace '${namespace}' does not exist`, code: "not_found", request_id: input.requestId, details: { namespace } }, input.requestId);
-      return serveIn(input, started, namespace, path, search, loaded, namespaceStoresNow(loaded.namespaceId) ?? (await namespaceStores(loaded.namespaceId)));
-    })().catch(fail);
+    if (index && stores) {
+      const out = serveIn(input, started, namespace, path, search, index, stores);
+      return out instanceof Promise ? out.catch((err) => failure(err, input.requestId, namespace, path)) : out;
+    }
+    return serveCold(input, started, namespace, path, search, index).catch((err) => failure(err, input.requestId, namespace, path));
   } catch (err) {
-    return fail(err);
+    return failure(err, input.requestId, namespace, path);
   }
 }
 
-function guard(out: StubOutput | Promise<StubOutput>, fail: (err: unknown) => StubOutput): StubOutput | Promise<StubOutput> {
-  return out instanceof Promise ? out.catch(fail) : out;
+/** The first request of a namespace (or one during a rebuild): waits for its index and stores. */
+async function serveCold(input: StubInput, started: number, namespace: string, path: string, search: string, index: NamespaceIndex | undefined): Promise<StubOutput> {
+  const loaded = index ?? (namespace ? await namespaceMocks(namespace) : undefined);
+  if (!loaded) return jsonOutput(404, { error: `Namespace '${namespace}' does not exist`, code: "not_found", request_id: input.requestId, details: { namespace } }, input.requestId);
+  return serveIn(input, started, namespace, path, search, loaded, namespaceStoresNow(loaded.namespaceId) ?? (await namespaceStores(loaded.namespaceId)));
 }
 
 function failure(err: unknown, requestId: string, namespace: string, path: string): StubOutput {
