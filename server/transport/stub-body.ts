@@ -11,8 +11,8 @@ let limitFromEnv: { raw: string | undefined; value: number } | undefined;
 /** STUB_MAX_BODY_BYTES (default 10 MiB), parsed once per value: reading process.env costs on the hot path. */
 export function stubBodyLimit(): number {
   const raw = process.env.STUB_MAX_BODY_BYTES;
-  if (limitFromEnv?.raw !== raw) limitFromEnv = { raw, value: Number(raw ?? 10 * 1024 * 1024) };
-  return limitFromEnv!.value;
+  if (!limitFromEnv || limitFromEnv.raw !== raw) limitFromEnv = { raw, value: Number(raw ?? 10 * 1024 * 1024) };
+  return limitFromEnv.value;
 }
 
 const EMPTY = Buffer.alloc(0);
