@@ -63,7 +63,12 @@ interface Workload {
   method: string;
   path: string;
   body?: string;
+  headers?: Record<string, string>;
   setup: (api: Api) => Promise<void>;
+}
+
+function requestHeaders(w: Workload): Record<string, string> {
+  return { ...(w.body ? { "content-type": "application/json" } : {}), ...w.headers };
 }
 
 type Api = (method: string, p: string, body?: unknown) => Promise<unknown>;
@@ -74,7 +79,8 @@ const WRK = process.env.BENCH_TOOL !== "autocannon" && spawnSync("wrk", ["--vers
 function wrkLoad(url: string, w: Workload, seconds: number) {
   const lua = path.join(os.tmpdir(), `polymock-bench-${process.pid}.lua`);
   const lines = [`wrk.method = ${JSON.stringify(w.method)}`];
-  if (w.body) lines.push(`wrk.body = ${JSON.stringify(w.body)}`, `wrk.headers["Content-Type"] = "application/json"`);
+  if (w.body) lines.push(`wrk.body = ${JSON.stringify(w.body)}`);
+  for (const [name, value] of Object.entries(requestHeaders(w))) lines.push(`wrk.headers[${JSON.stringify(name)}] = ${JSON.stringify(value)}`);
   writeFileSync(lua, lines.join("\n") + "\n");
   const r = spawnSync("wrk", ["-t1", `-c${CONNECTIONS}`, `-d${seconds}s`, "--latency", "-s", lua, url + w.path], { encoding: "utf8" });
   const out = r.stdout;
@@ -105,7 +111,7 @@ async function load(url: string, w: Workload, pid: number) {
     wrkLoad(url, w, 2); // warm-up
     return measured(() => wrkLoad(url, w, DURATION));
   }
-  const opts = { url: url + w.path, method: w.method as "GET", connections: CONNECTIONS, duration: DURATION, body: w.body, headers: (w.body ? { "content-type": "application/json" } : {}) as Record<string, string> };
+  const opts = { url: url + w.path, method: w.method as "GET", connections: CONNECTIONS, duration: DURATION, body: w.body, headers: requestHeaders(w) };
   await autocannon({ ...opts, duration: 2 }); // warm-up
   return measured(async () => {
     const r = await autocannon(opts);
@@ -170,6 +176,14 @@ async function main() {
     },
     { name: "W4 templated", method: "GET", path: "/stubs/sandbox/w4/items/42", setup: (a) => a("POST", "/api/v1/mocks", t({ http: { route: "/w4/items/:id", httpMethod: "GET" }, response: { payload: { id: "$.pathParam.id", uuid: "$.fake.UUID" } } })).then(() => {}) },
     {
+      name: "W6 SSE, 3 events",
+      method: "GET",
+      path: "/stubs/sandbox/w6/stream",
+      headers: { accept: "text/event-stream" },
+      setup: (a) =>
+        a("POST", "/api/v1/mocks", t({ sse: { eventPath: "/w6/stream", eventName: "tick" }, response: { sseEventChain: { events: [{ data: { n: 1 } }, { data: { n: 2 } }, { data: { n: 3, id: "$.fake.UUID" } }] } } })).then(() => {}),
+    },
+    {
       name: "W5 W1 + 10,000 mocks",
       method: "GET",
       path: "/stubs/sandbox/w1/hello",
@@ -189,7 +203,7 @@ async function main() {
     await w.setup(api);
     if (only && !only.some((o) => w.name.startsWith(o))) continue;
     await new Promise((r) => setTimeout(r, 500)); // index rebuild after NOTIFY
-    const probe = await fetch(base + w.path, { method: w.method, body: w.body, headers: w.body ? { "content-type": "application/json" } : {} });
+    const probe = await fetch(base + w.path, { method: w.method, body: w.body, headers: requestHeaders(w) });
     const probeBody = await probe.text();
     if (probe.status >= 400) throw new Error(`${w.name}: stub answered ${probe.status} ${probeBody}`);
     const headers: Record<string, string> = {};
