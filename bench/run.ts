@@ -52,11 +52,12 @@ async function waitReady(url: string) {
   throw new Error(`${url} not ready`);
 }
 
-function peakRssMb(pid: number): number {
+function rssMb(pid: number, field: "VmHWM" | "VmRSS" = "VmHWM"): number {
   const status = readFileSync(`/proc/${pid}/status`, "utf8");
-  const kb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0);
+  const kb = Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
   return Math.round(kb / 1024);
 }
+const peakRssMb = (pid: number) => rssMb(pid);
 
 interface Workload {
   name: string;
@@ -143,6 +144,7 @@ async function main() {
   const server = spawn(process.execPath, [...profile, "--import", "tsx", "server.ts"], { env, stdio: ["ignore", "pipe", "inherit"] });
   const base = `http://127.0.0.1:${port}`;
   await waitReady(`${base}/health/ready`);
+  const idleRss = rssMb(server.pid!, "VmRSS");
 
   const rawPort = await freePort();
   const raw = spawn(process.execPath, ["--import", "tsx", "bench/raw-server.ts", String(rawPort)], { stdio: ["ignore", "pipe", "inherit"] });
@@ -223,7 +225,7 @@ async function main() {
   for (const r of rows) console.log(r);
   console.log(`W5/W1 ratio: ${(results["W5 W1 + 10,000 mocks"] / results["W1 one GET mock"]).toFixed(2)}`);
   console.log(`batch create of 10,000 mocks: ${(batchMs / 1000).toFixed(2)} s`);
-  console.log(`peak RSS of the web process: ${peakRssMb(server.pid!)} MB`);
+  console.log(`RSS of the web process: ${idleRss} MB when ready (Next.js loaded, no mocks), ${rssMb(server.pid!, "VmRSS")} MB at the end, ${peakRssMb(server.pid!)} MB peak`);
   console.log(`(${CONNECTIONS} connections, ${DURATION} s per run after a 2 s warm-up, ${WRK ? "wrk -t1" : "autocannon in this process"}, ${new Date().toISOString()})`);
 
   server.kill("SIGTERM");
