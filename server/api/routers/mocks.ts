@@ -27,7 +27,7 @@ import {
   purgeMock,
   restoreVersion,
 } from "@/server/services/mock-management";
-import { getMock, saveMock } from "@/server/services/mocks";
+import { endpointOf, getMock, saveMock } from "@/server/services/mocks";
 import { previewFromBody } from "@/server/services/preview";
 import { nsDelete, nsRead, nsWrite } from "../namespaced";
 import { createTRPCRouter, permissionProcedure, protectedProcedure } from "../trpc";
@@ -39,7 +39,11 @@ const ListInput = ListMocksFilters.omit({ namespace: true, onlyActive: true, del
 });
 
 export const mocksRouter = createTRPCRouter({
-  list: nsRead.input(ListInput).query(({ ctx, input }) => listMocks(ctx.scope, input)),
+  /** The REST list, each row with its method and route text for display. */
+  list: nsRead.input(ListInput).query(async ({ ctx, input }) => {
+    const page = await listMocks(ctx.scope, input);
+    return { ...page, mocks: page.mocks.map((m) => ({ ...m, endpoint: endpointOf(m) })) };
+  }),
   get: nsRead.input(MockIdParams).query(({ ctx, input }) => getMock(ctx.scope, input.id)),
   save: nsWrite
     .input(z.object({ mock: MockInput, intent: SaveIntent.optional() }))
