@@ -38,6 +38,6 @@ export async function fillCode(page: Page, label: string, text: string) {
 
 /** Chooses `option` in the select (combobox) labelled `label`. */
 export async function choose(page: Page, label: string | RegExp, option: string | RegExp) {
-  await page.getByRole("combobox", { name: label }).click();
+  await page.getByRole("combobox", { name: label, exact: typeof label === "string" }).click();
   await page.getByRole("option", { name: option }).click();
 }
