@@ -1,8 +1,8 @@
 import { redirect } from "next/navigation";
 import { serverContext } from "./_trpc/server";
 
-// The dashboard comes later; until then a signed-in user starts at their profile.
+// A signed-in user starts at the dashboard of their namespace.
 export default async function Home() {
   const ctx = await serverContext();
-  redirect(ctx.actor ? "/settings/profile" : "/login");
+  redirect(ctx.actor ? "/dashboard" : "/login");
 }

@@ -15,12 +15,12 @@ test("a wrong password shows the API's error; the right one lands in the app", a
 
   await page.getByLabel("Password", { exact: true }).fill(admin.password);
   await page.getByRole("button", { name: "Log in", exact: true }).click();
-  await expect(page).toHaveURL(/\/settings\/profile$/);
-  await expect(page.getByRole("heading", { name: "Profile", level: 1 })).toBeVisible();
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await expect(page.getByRole("heading", { name: "Dashboard", level: 1 })).toBeVisible();
 
   // Logged in, the login page sends you on.
   await page.goto("/login");
-  await expect(page).toHaveURL(/\/settings\/profile$/);
+  await expect(page).toHaveURL(/\/dashboard$/);
 });
 
 test("an anonymous visit to an app page goes to log in and comes back after", async ({ page }) => {

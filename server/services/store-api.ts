@@ -57,3 +57,15 @@ export async function deleteStoreValue(ns: NamespaceScope, chainId: string, key:
   if (!(await deleteStoreKey(ns.id, chainId, key))) throw errors.notFound(`Key '${key}' in ${storeName(chainId)}`);
   return { ok: true };
 }
+
+/** Chain ids of the namespace that have a store or an active mock, sorted (the web console's chain picker). */
+export async function listChainIds(ns: NamespaceScope): Promise<{ chainIds: string[]; count: number }> {
+  const [stored, mocks] = await Promise.all([
+    db().storeEntry.findMany({ where: { namespaceId: ns.id, chainId: { not: GLOBAL } }, distinct: ["chainId"], select: { chainId: true } }),
+    db().mock.findMany({ where: { namespaceId: ns.id, deletedAt: null, chainId: { not: null } }, distinct: ["chainId"], select: { chainId: true } }),
+  ]);
+  const ids = new Set<string>();
+  for (const r of [...stored, ...mocks]) if (r.chainId) ids.add(r.chainId);
+  const chainIds = [...ids].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  return { chainIds, count: chainIds.length };
+}

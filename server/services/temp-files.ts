@@ -204,3 +204,15 @@ export async function deleteTempFile(actor: Actor, ns: NamespaceScope, id: strin
   if (count === 0) throw errors.notFound("Temporary file");
   return { ok: true };
 }
+
+/** The caller's live temporary files in this namespace, newest first (the web console's list); files that cannot be opened are left out. */
+export async function listTempFiles(actor: Actor, ns: NamespaceScope): Promise<{ files: TempFileView[]; count: number }> {
+  const rows = await guarded(() =>
+    db().tempFile.findMany({ where: { namespaceId: ns.id, ownerKey: tempFileOwner(actor), expiresAt: { gt: new Date() } }, orderBy: [{ createdAt: "desc" }, { id: "asc" }] }),
+  );
+  const files = rows.flatMap((row) => {
+    const opened = open(row);
+    return opened ? [view(row, opened.fileName)] : [];
+  });
+  return { files, count: files.length };
+}

@@ -210,3 +210,30 @@ export async function createMockFromUndefinedRequest(actor: Actor, scope: Namesp
   await db().undefinedRequest.deleteMany({ where: { id, namespaceId: scope.id } });
   return result;
 }
+
+/**
+ * What the mock editor opens with for an undefined request (the web console's
+ * "create mock from this"): the captured request, and a draft mock for its
+ * method and path answering 200 with {} — the same mock create-mock makes.
+ */
+export async function mockDraftFromUndefinedRequest(scope: NamespaceScope, id: string): Promise<{ request: View; draft: z.input<typeof MockInput> }> {
+  const row = await db().undefinedRequest.findFirst({ where: { id, namespaceId: scope.id } });
+  if (!row) throw errors.notFound("Undefined request");
+  if (row.protocol !== "http") {
+    throw errors.validation(`Only HTTP undefined requests can become a mock this way (this one is ${row.protocol})`, [{ location: "path", field: "id", message: `protocol ${row.protocol}` }]);
+  }
+  return { request: view(row), draft: { http: { route: row.path, httpMethod: row.method }, response: { statusCode: 200, payload: {} } } };
+}
+
+/**
+ * Saves a mock the user made (in the editor) from an undefined request, with
+ * saveMock's duplicate detection and intents; once saved, the undefined
+ * request is resolved and deleted, as with createMockFromUndefinedRequest.
+ */
+export async function saveMockForUndefinedRequest(actor: Actor, scope: NamespaceScope, id: string, def: z.output<typeof MockInput>, intent?: "overwrite" | "create_new"): Promise<SaveResult> {
+  const row = await db().undefinedRequest.findFirst({ where: { id, namespaceId: scope.id }, select: { id: true } });
+  if (!row) throw errors.notFound("Undefined request");
+  const result = await saveMock(actor, scope, def, intent);
+  await db().undefinedRequest.deleteMany({ where: { id, namespaceId: scope.id } });
+  return result;
+}

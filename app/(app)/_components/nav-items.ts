@@ -1,4 +1,4 @@
-import { Boxes, KeyRound, type LucideIcon, Mail, ScrollText, ShieldCheck, UserRound, Users } from "lucide-react";
+import { Activity, Boxes, Database, FileCode2, FileQuestion, KeyRound, LayoutDashboard, type LucideIcon, Mail, Network, ScrollText, ShieldCheck, UserRound, Users } from "lucide-react";
 
 export interface NavItem {
   href: string;
@@ -13,6 +13,18 @@ export interface NavGroup {
 }
 
 export const NAV: NavGroup[] = [
+  {
+    label: "Mocks",
+    items: [
+      { href: "/dashboard", label: "Dashboard", icon: LayoutDashboard },
+      { href: "/mocks", label: "Mocks", icon: Network },
+      { href: "/undefined-requests", label: "Undefined requests", icon: FileQuestion },
+      { href: "/logs", label: "Request log", icon: Activity },
+      { href: "/stores", label: "Stores", icon: Database },
+      { href: "/templates", label: "Templates & files", icon: FileCode2 },
+      { href: "/namespaces", label: "Namespace", icon: Boxes },
+    ],
+  },
   {
     label: "Account",
     items: [

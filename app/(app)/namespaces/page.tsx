@@ -1,0 +1,8 @@
+import type { Metadata } from "next";
+import { NamespacePage } from "./_components/namespace-page";
+
+export const metadata: Metadata = { title: "Namespace" };
+
+export default function Page() {
+  return <NamespacePage />;
+}

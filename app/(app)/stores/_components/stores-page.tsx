@@ -1,0 +1,178 @@
+"use client";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { Database, Pencil, Plus, Trash2 } from "lucide-react";
+import { useState } from "react";
+import { toast } from "sonner";
+import { useTRPC } from "@/app/_trpc/client";
+import { toastError } from "@/components/lib/toast-error";
+import { ApiErrorAlert } from "@/components/ui/api-error-alert";
+import { Button } from "@/components/ui/button";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
+import { EmptyState } from "@/components/ui/empty-state";
+import { Field } from "@/components/ui/field";
+import { Input } from "@/components/ui/input";
+import { PageHeader } from "@/components/ui/page-header";
+import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
+import { SkeletonRows } from "@/components/ui/skeleton";
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { useNamespace } from "../../_components/namespace-context";
+
+const GLOBAL = "__global__";
+
+/** Text typed as a value: JSON when it parses (numbers, objects…), else the text. */
+function valueOf(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+const textOf = (v: unknown) => (typeof v === "string" ? v : JSON.stringify(v));
+
+/** The namespace's global store and its chain stores: read, set and delete keys. */
+export function StoresPage() {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const namespace = useNamespace().current?.name;
+  const [which, setWhich] = useState(GLOBAL);
+  const [otherChain, setOtherChain] = useState("");
+  const chainId = which === GLOBAL ? undefined : which;
+  const chains = useQuery(trpc.stores.chains.queryOptions({ namespace }, { enabled: !!namespace }));
+  const store = useQuery(trpc.stores.get.queryOptions({ namespace, chainId }, { enabled: !!namespace }));
+  const [key, setKey] = useState("");
+  const [value, setValue] = useState("");
+  const [editing, setEditing] = useState<string | null>(null);
+  const refresh = () => void queryClient.invalidateQueries({ queryKey: trpc.stores.pathKey() });
+  const set = useMutation(
+    trpc.stores.set.mutationOptions({
+      onSuccess: (r) => {
+        toast.success(`Saved “${r.key}”`);
+        setKey("");
+        setValue("");
+        setEditing(null);
+        refresh();
+      },
+    }),
+  );
+  const remove = useMutation(trpc.stores.remove.mutationOptions({ onSuccess: () => (toast.success("Key deleted"), refresh()), onError: toastError }));
+  const entries = Object.entries(store.data?.store ?? {});
+  const chainIds = [...new Set([...(chains.data?.chainIds ?? []), ...(chainId ? [chainId] : [])])];
+  const storeName = chainId ? `chain “${chainId}”` : "the global store";
+
+  return (
+    <>
+      <PageHeader
+        title="Stores"
+        description={<>State that mocks share: templates read <code className="font-mono text-xs">$.gS.key</code> from the global store and <code className="font-mono text-xs">$.cS.key</code> from their chain&apos;s; <code className="font-mono text-xs">extract</code> writes them.</>}
+      />
+      <div className="flex flex-wrap items-end gap-3">
+        <div className="flex flex-col gap-1.5">
+          <label htmlFor="store-which" className="text-sm font-medium">
+            Store
+          </label>
+          <Select value={which} onValueChange={setWhich}>
+            <SelectTrigger id="store-which" className="w-64">
+              <SelectValue />
+            </SelectTrigger>
+            <SelectContent>
+              <SelectItem value={GLOBAL}>Global store</SelectItem>
+              {chainIds.map((c) => (
+                <SelectItem key={c} value={c}>
+                  Chain {c}
+                </SelectItem>
+              ))}
+            </SelectContent>
+          </Select>
+        </div>
+        <form
+          className="flex items-end gap-2"
+          onSubmit={(e) => {
+            e.preventDefault();
+            if (otherChain.trim()) setWhich(otherChain.trim());
+            setOtherChain("");
+          }}
+        >
+          <Field label="Open chain by id" htmlFor="store-chain-id">
+            {(aria) => <Input {...aria} value={otherChain} onChange={(e) => setOtherChain(e.target.value)} className="w-56" placeholder="checkout-flow" />}
+          </Field>
+          <Button type="submit" variant="outline">
+            Open chain
+          </Button>
+        </form>
+      </div>
+      <Card>
+        <CardHeader>
+          <CardTitle>{chainId ? `Chain ${chainId}` : "Global store"}</CardTitle>
+          <CardDescription>One value per key; any JSON value (text that is not JSON is stored as a string).</CardDescription>
+        </CardHeader>
+        <CardContent className="flex flex-col gap-4">
+          <form
+            aria-label={`Set a value in ${storeName}`}
+            className="grid gap-2 sm:grid-cols-[14rem_1fr_auto] sm:items-end"
+            onSubmit={(e) => {
+              e.preventDefault();
+              set.mutate({ namespace, chainId, key, value: valueOf(value) });
+            }}
+          >
+            <Field label="Key" htmlFor="store-key" error={set.error?.data?.fieldErrors?.key}>
+              {(aria) => <Input {...aria} value={key} onChange={(e) => setKey(e.target.value)} readOnly={editing !== null} />}
+            </Field>
+            <Field label="Value" htmlFor="store-value">
+              {(aria) => <Input {...aria} className="font-mono" value={value} onChange={(e) => setValue(e.target.value)} placeholder='42, "text", {"a": 1}' />}
+            </Field>
+            <div className="flex gap-2">
+              <Button type="submit" pending={set.isPending} disabled={!key}>
+                <Plus aria-hidden /> {editing ? "Save value" : "Set value"}
+              </Button>
+              {editing ? (
+                <Button type="button" variant="outline" onClick={() => (setEditing(null), setKey(""), setValue(""))}>
+                  Cancel
+                </Button>
+              ) : null}
+            </div>
+          </form>
+          {set.error ? <ApiErrorAlert error={set.error} /> : null}
+          {store.isLoading || !namespace ? (
+            <SkeletonRows label="Loading the store" />
+          ) : store.error ? (
+            <ApiErrorAlert error={store.error} />
+          ) : entries.length === 0 ? (
+            <EmptyState icon={Database} title={`Nothing in ${storeName} yet`}>
+              Set a value above, or let a mock write one with <code className="font-mono text-xs">extract</code>, e.g. <code className="font-mono text-xs">{'{"gStore": {"lastOrder": "$.req.id"}}'}</code>.
+            </EmptyState>
+          ) : (
+            <Table aria-label={`Values in ${storeName}`}>
+              <TableHeader>
+                <TableRow>
+                  <TableHead>Key</TableHead>
+                  <TableHead>Value</TableHead>
+                  <TableHead className="text-right">
+                    <span className="sr-only">Actions</span>
+                  </TableHead>
+                </TableRow>
+              </TableHeader>
+              <TableBody>
+                {entries.map(([k, v]) => (
+                  <TableRow key={k}>
+                    <TableCell className="font-mono text-xs font-medium">{k}</TableCell>
+                    <TableCell className="max-w-xl truncate font-mono text-xs">{JSON.stringify(v)}</TableCell>
+                    <TableCell>
+                      <div className="flex justify-end gap-2">
+                        <Button variant="outline" size="sm" aria-label={`Edit ${k}`} onClick={() => (setEditing(k), setKey(k), setValue(textOf(v)))}>
+                          <Pencil aria-hidden /> Edit
+                        </Button>
+                        <Button variant="ghost" size="icon-sm" aria-label={`Delete ${k}`} onClick={() => remove.mutate({ namespace, chainId, key: k })}>
+                          <Trash2 aria-hidden />
+                        </Button>
+                      </div>
+                    </TableCell>
+                  </TableRow>
+                ))}
+              </TableBody>
+            </Table>
+          )}
+        </CardContent>
+      </Card>
+    </>
+  );
+}

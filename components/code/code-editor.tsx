@@ -1,0 +1,87 @@
+"use client";
+import Editor, { DiffEditor } from "@monaco-editor/react";
+import type * as MonacoApi from "monaco-editor";
+import { useTheme } from "next-themes";
+import { cn } from "@/components/lib/cn";
+import { Skeleton } from "@/components/ui/skeleton";
+import { useMonaco } from "./use-monaco";
+
+export type CodeLanguage = "json" | "xml" | "plaintext";
+
+export interface CodeEditorProps {
+  value: string;
+  onChange?: (value: string) => void;
+  language: CodeLanguage;
+  /** Accessible name of the editing area. */
+  label: string;
+  /** Model path; "*mock-definition.json" is validated against the mock schema. */
+  path?: string;
+  height?: number | string;
+  readOnly?: boolean;
+  onValidate?: (markers: MonacoApi.editor.IMarker[]) => void;
+  className?: string;
+}
+
+function useMonacoTheme() {
+  const { resolvedTheme } = useTheme();
+  return resolvedTheme === "dark" ? "vs-dark" : "vs";
+}
+
+const OPTIONS: MonacoApi.editor.IStandaloneEditorConstructionOptions = {
+  minimap: { enabled: false },
+  scrollBeyondLastLine: false,
+  fontSize: 13,
+  tabSize: 2,
+  automaticLayout: true,
+  wordWrap: "on",
+  quickSuggestions: { strings: true, other: true, comments: false },
+  renderLineHighlight: "none",
+};
+
+/** Monaco for JSON, XML and text, served from our bundle, themed with the app. */
+export function CodeEditor({ value, onChange, language, label, path, height = 240, readOnly, onValidate, className }: CodeEditorProps) {
+  const monaco = useMonaco();
+  const theme = useMonacoTheme();
+  return (
+    <div className={cn("overflow-hidden rounded-md border", className)} data-testid={`code-editor-${label}`}>
+      {monaco ? (
+        <Editor
+          value={value}
+          language={language}
+          path={path}
+          theme={theme}
+          height={height}
+          onChange={(v) => onChange?.(v ?? "")}
+          onValidate={onValidate}
+          options={{ ...OPTIONS, readOnly, ariaLabel: label }}
+          loading={<Skeleton className="h-full w-full rounded-none" />}
+        />
+      ) : (
+        <Skeleton className="w-full rounded-none" style={{ height }} />
+      )}
+    </div>
+  );
+}
+
+/** Side-by-side diff of two texts. */
+export function CodeDiff({ original, modified, language = "json", height = 420, label }: { original: string; modified: string; language?: CodeLanguage; height?: number; label: string }) {
+  const monaco = useMonaco();
+  const theme = useMonacoTheme();
+  return (
+    <div className="overflow-hidden rounded-md border" role="region" aria-label={label}>
+      {monaco ? (
+        <DiffEditor
+          original={original}
+          modified={modified}
+          language={language}
+          theme={theme}
+          height={height}
+          options={{ readOnly: true, renderSideBySide: true, minimap: { enabled: false }, automaticLayout: true, scrollBeyondLastLine: false, fontSize: 13, originalEditable: false }}
+          loading={<Skeleton className="h-full w-full rounded-none" />}
+        />
+      ) : (
+        <Skeleton className="w-full rounded-none" style={{ height }} />
+      )}
+    </div>
+  );
+}
