@@ -19,6 +19,8 @@ export interface CompiledResponse {
   headers: [string, ReturnType<typeof compileString>[]][];
   payloadTemplatePath: ReturnType<typeof compileString> | undefined;
   delayMs: number;
+  /** GraphQL mocks: `response.graphqlErrors`, templated like the payload. */
+  graphqlErrors: CompiledTemplate | undefined;
 }
 
 /** Defaults of a webhook's optional fields (docs/decisions.md, "Proxy and webhooks"). */
@@ -64,6 +66,7 @@ function compileResponse(r: MockResponse | undefined): CompiledResponse {
     headers: Object.entries(source.headers ?? {}).map(([name, values]) => [name, values.map((v) => compileString(v))]),
     payloadTemplatePath: source.payloadTemplatePath ? compileString(source.payloadTemplatePath) : undefined,
     delayMs: source.delay ?? 0,
+    graphqlErrors: source.graphqlErrors === undefined ? undefined : compileTemplate(source.graphqlErrors),
   };
 }
 

@@ -77,6 +77,7 @@ export async function renderMockResponse(mock: CompiledMock, req: EngineRequest,
   const headers: Record<string, string[]> = {};
   for (const [name, values] of picked.headers) headers[name] = values.map((v) => renderString(v, ctx));
   const response: EngineResponse = { status: picked.statusCode, headers, body, delayMs: picked.delayMs };
+  if (picked.graphqlErrors) response.graphqlErrors = renderTemplate(picked.graphqlErrors, ctx) as unknown[];
 
   const webhooks: RenderedWebhook[] = [];
   const webhookErrors: RenderedMatch["webhookErrors"] = [];

@@ -2,6 +2,8 @@
 // plain HTTP. Each answers only when the request is its protocol's and the
 // namespace has mocks of that protocol; returning null passes the request on.
 import type { ServedProtocol } from "@/server/engine/protocols";
+import { graphqlAdapter } from "./graphql-stub";
+import { soapAdapter } from "./soap-stub";
 import type { StubContext, StubOutput } from "./stub-context";
 
 export interface StubAdapter {
@@ -11,4 +13,4 @@ export interface StubAdapter {
   serve(ctx: StubContext): Promise<StubOutput | null>;
 }
 
-export const STUB_ADAPTERS: StubAdapter[] = [];
+export const STUB_ADAPTERS: StubAdapter[] = [graphqlAdapter, soapAdapter];
