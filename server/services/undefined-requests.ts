@@ -9,6 +9,8 @@ import { MockInput } from "@/server/contracts/mock";
 import type { SaveResult } from "@/server/contracts/mock-api";
 import type { CreateMockFromUndefinedInput, ListUndefinedRequestsQuery, UndefinedRequestView } from "@/server/contracts/organisation-endpoints";
 import { db, Prisma, type UndefinedRequest } from "@/server/db/client";
+import { graphqlBlockOfCapture } from "@/server/engine/protocols/graphql";
+import { soapMockOfCapture } from "@/server/engine/protocols/soap";
 import { errors } from "@/server/errors";
 import { saveMock } from "./mocks";
 import type { NamespaceScope } from "./namespace-access";
@@ -156,22 +158,39 @@ export async function clearUndefinedRequests(scope: NamespaceScope) {
   return { deleted: count };
 }
 
+/** Where a mock for the captured request answers, and its default response; null for protocols not handled here. */
+function mockTargetOf(row: UndefinedRequest): { block: Record<string, unknown>; response: unknown } | null {
+  if (row.protocol === "http") return { block: { http: { route: row.path, httpMethod: row.method } }, response: { statusCode: 200, payload: {} } };
+  if (row.protocol === "graphql") {
+    const graphql = graphqlBlockOfCapture(row.path);
+    return graphql && { block: { graphql }, response: { statusCode: 200, payload: {} } };
+  }
+  if (row.protocol === "soap") {
+    const soap = soapMockOfCapture(row.path);
+    return soap && { block: { soap: soap.soap }, response: soap.response };
+  }
+  return null;
+}
+
 /**
- * An HTTP mock for the captured method and path (200 with {} unless the body
- * gives a response), saved through saveMock (duplicate detection, versions,
+ * A mock for the captured request — HTTP: its method and path; GraphQL: its
+ * path, operation and field; SOAP: its path and operation — answering 200
+ * with {} (SOAP: an empty <operation>Response) unless the body gives a
+ * response, saved through saveMock (duplicate detection, versions,
  * notification); then the undefined request is deleted: it is resolved, and
  * if the mock ever stops answering, the next miss shows up as a new row.
  */
 export async function createMockFromUndefinedRequest(actor: Actor, scope: NamespaceScope, id: string, input: z.output<typeof CreateMockFromUndefinedInput>): Promise<SaveResult> {
   const row = await db().undefinedRequest.findFirst({ where: { id, namespaceId: scope.id } });
   if (!row) throw errors.notFound("Undefined request");
-  if (row.protocol !== "http") {
-    throw errors.validation(`Only HTTP undefined requests can become a mock this way (this one is ${row.protocol})`, [{ location: "path", field: "id", message: `protocol ${row.protocol}` }]);
+  const target = mockTargetOf(row);
+  if (!target) {
+    throw errors.validation(`Only HTTP, GraphQL and SOAP undefined requests can become a mock this way (this one is ${row.protocol})`, [{ location: "path", field: "id", message: `protocol ${row.protocol}` }]);
   }
   const parsed = MockInput.safeParse({
     id: input.id,
-    http: { route: row.path, httpMethod: row.method },
-    response: input.response ?? { statusCode: 200, payload: {} },
+    ...target.block,
+    response: input.response ?? target.response,
     tags: input.tags,
   });
   if (!parsed.success) {

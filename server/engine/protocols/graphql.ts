@@ -278,3 +278,12 @@ export function asGraphqlError(e: unknown): Record<string, unknown> {
   if (isObject(e)) return e;
   return { message: typeof e === "string" ? e : JSON.stringify(e) };
 }
+
+/**
+ * The `graphql` block of a mock for a captured miss, whose path reads
+ * "<path> <operation> <field>" (see server/transport/graphql-stub.ts).
+ */
+export function graphqlBlockOfCapture(captured: string): { path: string; operation: OperationType; field: string } | null {
+  const m = /^(\S+) (query|mutation|subscription) (\S+)$/.exec(captured);
+  return m ? { path: m[1], operation: m[2] as OperationType, field: m[3] } : null;
+}

@@ -42,6 +42,12 @@ export const placeSoap: Placer = (def) => {
   };
 };
 
+/** The operation and action a mock answers, as one text ("GetUser", "GetUser urn:GetUser", "* urn:GetUser"); null for any call. */
+export function soapEndpointMethod(s: { method?: string; action?: string }): string | null {
+  if (!s.method && !s.action) return null;
+  return [s.method ? localName(s.method) : "*", s.action].filter(Boolean).join(" ");
+}
+
 /** `"urn:GetUser"` → `urn:GetUser`. */
 function unquote(v: string): string {
   const t = v.trim();
@@ -192,4 +198,14 @@ export function faultEnvelope(f: FaultInput): string {
       ? `<soap:Fault><soap:Code><soap:Value>soap:${f.side === "Client" ? "Sender" : "Receiver"}</soap:Value></soap:Code><soap:Reason><soap:Text xml:lang="en">${message}</soap:Text></soap:Reason><soap:Detail>${detail}</soap:Detail></soap:Fault>`
       : `<soap:Fault><faultcode>soap:${f.side}</faultcode><faultstring>${message}</faultstring><detail>${detail}</detail></soap:Fault>`;
   return envelopeAround(fault, f.version);
+}
+
+/**
+ * A mock for a captured miss, whose path reads "<path> <operation>" (see
+ * server/transport/soap-stub.ts): the `soap` block, and a response with an
+ * empty `<operation>Response` element, wrapped in the caller's SOAP version.
+ */
+export function soapMockOfCapture(captured: string): { soap: { path: string; method: string }; response: { statusCode: number; payload: Record<string, string> } } | null {
+  const m = /^(\S+) ([^\s:]+)$/.exec(captured);
+  return m ? { soap: { path: m[1], method: m[2] }, response: { statusCode: 200, payload: { [`${m[2]}Response`]: "" } } } : null;
 }
