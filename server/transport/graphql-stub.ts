@@ -28,7 +28,7 @@ function requestError(ctx: StubContext, status: number, message: string, code: s
 }
 
 /** Looks up a field's own mock, then its operation's catch-all mock (graphql.field absent). */
-async function answerField(ctx: StubContext, req: EngineRequest, operation: Parameters<typeof graphqlSelector>[0], field: string): Promise<EngineResult> {
+async function answerField(ctx: StubContext, req: EngineRequest, operation: Parameters<typeof graphqlSelector>[0]): Promise<EngineResult> {
   const own = await answer(ctx, req, "graphql");
   if (own.matched) return own;
   const any = await answer(ctx, { ...req, method: graphqlSelector(operation, undefined) }, "graphql");
@@ -68,7 +68,7 @@ async function serveGraphql(ctx: StubContext): Promise<StubOutput | null> {
       body: fieldRequestBody(op, field),
       rawBody: ctx.text,
     };
-    const result = await answerField(ctx, req, op.operation, field.name);
+    const result = await answerField(ctx, req, op.operation);
     if (!result.matched) {
       misses.push({ field: field.name, key: field.responseKey, nearest: result.nearest });
       data[field.responseKey] = null;

@@ -38,8 +38,10 @@ describe("parseSoapEnvelope", () => {
     expect(parsed).toEqual({ ok: true, call: { version: "1.1", operation: "GetUser", body: { "@mode": "full", id: "007", tag: ["a", "b"], note: { "@lang": "en", "#text": "hi & bye" } } } });
   });
 
-  it("reads the version from the envelope namespace; an empty operation element is {}", () => {
+  it("reads the version from the Envelope's namespace (else the headers' hint); an empty operation element is {}", () => {
     expect(parseSoapEnvelope(envelope("<t:Ping/>", SOAP12_NS), "1.1")).toEqual({ ok: true, call: { version: "1.2", operation: "Ping", body: {} } });
+    expect(parseSoapEnvelope(envelope(`<t:Ping><t:ns>${SOAP12_NS}</t:ns></t:Ping>`), "1.2")).toMatchObject({ ok: true, call: { version: "1.1" } });
+    expect(parseSoapEnvelope("<Envelope><Body><Ping/></Body></Envelope>", "1.2")).toMatchObject({ ok: true, call: { version: "1.2" } });
   });
 
   it("refuses DTDs (no entity expansion), malformed XML, non-envelopes, empty bodies, deep nesting and oversized envelopes as the caller's fault", () => {

@@ -137,8 +137,15 @@ export function parseSoapEnvelope(text: string, hint: SoapVersion): SoapParse {
   let content = body[first];
   // The first element repeated: the first occurrence is the call.
   if (Array.isArray(content)) content = content[0];
-  const version: SoapVersion = text.includes(SOAP12_NS) ? "1.2" : text.includes(SOAP11_NS) ? "1.1" : hint;
-  return { ok: true, call: { version, operation: first, body: content === "" ? {} : content } };
+  return { ok: true, call: { version: envelopeVersion(text, hint), operation: first, body: content === "" ? {} : content } };
+}
+
+/** The version the Envelope element's own namespace declaration names (prefixes are gone from the parsed form). */
+function envelopeVersion(text: string, hint: SoapVersion): SoapVersion {
+  const tag = /<(?:[A-Za-z_][\w.-]*:)?Envelope\b([^>]{0,4000})>/.exec(text.slice(0, 8192));
+  if (tag?.[1].includes(SOAP12_NS)) return "1.2";
+  if (tag?.[1].includes(SOAP11_NS)) return "1.1";
+  return hint;
 }
 
 export function soapContentType(version: SoapVersion): string {
