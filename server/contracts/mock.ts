@@ -70,16 +70,22 @@ export const McpBlock = z
   .strict();
 
 export const SoapBlock = z
-  .object({ service: z.string().max(500).optional(), method: z.string().max(500).optional(), action: z.string().max(2000).optional(), path: z.string().max(2000).optional(), conditions: Conditions.optional() })
+  .object({
+    service: z.string().max(500).optional().describe("the WSDL service name; shown in lists, not matched (it is not on the wire)"),
+    method: z.string().max(500).optional().describe("operation: the Body's first element (namespace prefix ignored); absent: any"),
+    action: z.string().max(2000).optional().describe("SOAPAction (1.1) or the content type's action (1.2); absent: any"),
+    path: z.string().max(2000).optional().describe("path after /stubs/<namespace> (pathPrefix prepended); absent: any path"),
+    conditions: Conditions.optional().describe("JSON paths into the Body's first element, parsed from XML ($.id, $['@attr'])"),
+  })
   .strict();
 
 export const GraphqlBlock = z
   .object({
-    operation: z.enum(["query", "mutation", "subscription"]).optional(),
-    field: z.string().max(500).optional(),
-    type: z.string().max(500).optional(),
-    path: z.string().max(2000).optional(),
-    conditions: Conditions.optional(),
+    operation: z.enum(["query", "mutation", "subscription"]).optional().describe("default query"),
+    field: z.string().max(500).optional().describe("top-level field answered; absent: every field of the operation"),
+    type: z.string().max(500).optional().describe("the field's GraphQL type; informative, not matched"),
+    path: z.string().max(2000).optional().describe("default /graphql (pathPrefix prepended)"),
+    conditions: Conditions.optional().describe("JSON paths into the variables overlaid with the field's arguments ($.id)"),
   })
   .strict();
 

@@ -30,6 +30,8 @@ export interface CompiledResponse {
   events: CompiledEvent[] | undefined;
   payloadTemplatePath: ReturnType<typeof compileString> | undefined;
   delayMs: number;
+  /** GraphQL mocks: `response.graphqlErrors`, templated like the payload. */
+  graphqlErrors: CompiledTemplate | undefined;
 }
 
 /** Defaults of a webhook's optional fields (docs/decisions.md, "Proxy and webhooks"). */
@@ -81,6 +83,7 @@ function compileResponse(r: MockResponse | undefined): CompiledResponse {
     })),
     payloadTemplatePath: source.payloadTemplatePath ? compileString(source.payloadTemplatePath) : undefined,
     delayMs: source.delay ?? 0,
+    graphqlErrors: source.graphqlErrors === undefined ? undefined : compileTemplate(source.graphqlErrors),
   };
 }
 

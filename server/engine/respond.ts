@@ -101,6 +101,7 @@ function renderPicked(mock: CompiledMock, req: EngineRequest, ctx: TemplateConte
   const headers: Record<string, string[]> = {};
   for (const [name, values] of picked.headers) headers[name] = values.map((v) => renderString(v, ctx));
   const response: EngineResponse = { status: picked.statusCode, headers, body, delayMs: picked.delayMs };
+  if (picked.graphqlErrors) response.graphqlErrors = renderTemplate(picked.graphqlErrors, ctx) as unknown[];
 
   const webhooks: RenderedWebhook[] = [];
   const webhookErrors: RenderedMatch["webhookErrors"] = [];

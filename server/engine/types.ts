@@ -24,6 +24,8 @@ export interface EngineResponse {
   /** A JSON value (serialised by the adapter) or a string sent as is. */
   body: unknown;
   delayMs: number;
+  /** GraphQL mocks: the rendered `response.graphqlErrors`, answered in `errors`. */
+  graphqlErrors?: unknown[];
 }
 
 export interface RenderedEvent {

@@ -9,6 +9,8 @@ import { db, Prisma, type Mock } from "@/server/db/client";
 import { notifyMocksChanged } from "@/server/db/notify";
 import { compileMock } from "@/server/engine/compile-mock";
 import { mcpServerPath } from "@/server/engine/protocols/mcp";
+import { GRAPHQL_DEFAULT_PATH, graphqlSelector } from "@/server/engine/protocols/graphql";
+import { soapEndpointMethod } from "@/server/engine/protocols/soap";
 import { joinRoute } from "@/server/engine/route";
 import { InvalidRegexError } from "@/server/engine/safe-regex";
 import { AppError, errors } from "@/server/errors";
@@ -20,8 +22,9 @@ export type MockBody = ReturnType<typeof MockInput.parse>;
 /** Method and route text of a mock, for lists, conflicts and logs. */
 export function endpointOf(def: MockBody): { method: string | null; route: string | null } {
   if (def.http) return { method: def.http.httpMethod ?? null, route: joinRoute(def.pathPrefix, def.http.route) };
-  if (def.graphql) return { method: def.graphql.operation ?? null, route: def.graphql.field ?? def.graphql.path ?? null };
-  if (def.soap) return { method: def.soap.action ?? def.soap.method ?? null, route: def.soap.path ?? null };
+  // GraphQL and SOAP: what their placers route and select on, so mocks of one field / operation at one path are duplicates.
+  if (def.graphql) return { method: graphqlSelector(def.graphql.operation ?? "query", def.graphql.field || undefined), route: joinRoute(def.pathPrefix, def.graphql.path ?? GRAPHQL_DEFAULT_PATH) };
+  if (def.soap) return { method: soapEndpointMethod(def.soap), route: joinRoute(def.pathPrefix, def.soap.path || "*") };
   if (def.grpc) return { method: def.grpc.method, route: def.grpc.service };
   if (def.mcp) return { method: def.mcp.method, route: def.mcp.tool ?? def.mcp.prompt ?? def.mcp.resource ?? null };
   if (def.sse) return { method: "GET", route: joinRoute(def.pathPrefix, def.sse.eventPath || def.sse.route || "/") };

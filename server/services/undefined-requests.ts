@@ -9,6 +9,8 @@ import { MockInput } from "@/server/contracts/mock";
 import type { SaveResult } from "@/server/contracts/mock-api";
 import type { CreateMockFromUndefinedInput, ListUndefinedRequestsQuery, UndefinedRequestView } from "@/server/contracts/organisation-endpoints";
 import { db, Prisma, type UndefinedRequest } from "@/server/db/client";
+import { graphqlBlockOfCapture } from "@/server/engine/protocols/graphql";
+import { soapMockOfCapture } from "@/server/engine/protocols/soap";
 import { errors } from "@/server/errors";
 import { saveMock } from "./mocks";
 import { MOCK_FROM_UNDEFINED } from "./undefined-to-mock";
@@ -172,6 +174,16 @@ const CAPTURE_TARGETS: Record<string, (row: UndefinedRequest) => { block: Record
   },
   mcp: (row) => fromShape("mcp", row),
   s3: (row) => fromShape("s3", row),
+  // "<path> <operation> <field>"
+  graphql: (row) => {
+    const graphql = graphqlBlockOfCapture(row.path);
+    return graphql ? { block: { graphql }, response: { statusCode: 200, payload: {} } } : undefined;
+  },
+  // "<path> <operation>": answers an empty <operation>Response.
+  soap: (row) => {
+    const soap = soapMockOfCapture(row.path);
+    return soap ? { block: { soap: soap.soap }, response: soap.response } : undefined;
+  },
 };
 
 /** MCP and S3 rows (./undefined-to-mock); a `response` key there replaces the default answer. */
@@ -184,8 +196,8 @@ function fromShape(protocol: "mcp" | "s3", row: UndefinedRequest) {
 
 /**
  * A mock of the captured request's protocol (HTTP: the captured method and path;
- * SSE: the path; WebSocket: the path and event; MCP and S3 per
- * ./undefined-to-mock), answering 200 with {} (SSE:
+ * SSE: the path; WebSocket: the path and event; GraphQL: path, operation and
+ * field; SOAP: path and operation; MCP and S3 per ./undefined-to-mock), answering 200 with {} (SSE:
  * one event with {}) unless the body gives a response, saved through saveMock (duplicate detection, versions,
  * notification); then the undefined request is deleted: it is resolved, and
  * if the mock ever stops answering, the next miss shows up as a new row.
@@ -219,10 +231,11 @@ export async function createMockFromUndefinedRequest(actor: Actor, scope: Namesp
 export async function mockDraftFromUndefinedRequest(scope: NamespaceScope, id: string): Promise<{ request: View; draft: z.input<typeof MockInput> }> {
   const row = await db().undefinedRequest.findFirst({ where: { id, namespaceId: scope.id } });
   if (!row) throw errors.notFound("Undefined request");
-  if (row.protocol !== "http") {
-    throw errors.validation(`Only HTTP undefined requests can become a mock this way (this one is ${row.protocol})`, [{ location: "path", field: "id", message: `protocol ${row.protocol}` }]);
+  const target = Object.hasOwn(CAPTURE_TARGETS, row.protocol) ? CAPTURE_TARGETS[row.protocol](row) : undefined;
+  if (!target) {
+    throw errors.validation(`Undefined ${row.protocol} requests cannot become a mock this way`, [{ location: "path", field: "id", message: `protocol ${row.protocol}` }]);
   }
-  return { request: view(row), draft: { http: { route: row.path, httpMethod: row.method }, response: { statusCode: 200, payload: {} } } };
+  return { request: view(row), draft: { ...target.block, response: target.response } as z.input<typeof MockInput> };
 }
 
 /**

@@ -3,6 +3,8 @@
 // namespace has mocks of that protocol; returning null passes the request on.
 import type { ServedProtocol } from "@/server/engine/protocols";
 import { sseAdapter } from "./sse-stub";
+import { graphqlAdapter } from "./graphql-stub";
+import { soapAdapter } from "./soap-stub";
 import type { StubContext, StubOutput } from "./stub-context";
 import { mcpAdapter } from "./mcp-stub";
 import { s3Adapter } from "./s3-stub";
@@ -20,4 +22,4 @@ export interface StubAdapter {
 }
 
 // MCP before SSE: the MCP client's GET (Accept: text/event-stream) on its endpoint is answered 405.
-export const STUB_ADAPTERS: StubAdapter[] = [mcpAdapter, s3Adapter, sseAdapter];
+export const STUB_ADAPTERS: StubAdapter[] = [mcpAdapter, graphqlAdapter, soapAdapter, s3Adapter, sseAdapter];

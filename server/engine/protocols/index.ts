@@ -1,10 +1,12 @@
 // The placers of the protocols served by the web process. A protocol missing
 // here is not served over HTTP (its mocks are skipped when indexes are built).
 import type { Protocol } from "@/server/contracts/mock";
+import { placeGraphql } from "./graphql";
 import { placeHttp } from "./http";
 import { placeMcp } from "./mcp";
 import { placeS3 } from "./s3";
 import type { Placer, ServedProtocol } from "./placement";
+import { placeSoap } from "./soap";
 import { placeSocket } from "./socket";
 import { placeSse } from "./sse";
 
@@ -14,6 +16,8 @@ export const PLACERS: Partial<Record<ServedProtocol, Placer>> = {
   socket: placeSocket,
   mcp: placeMcp,
   s3: placeS3,
+  graphql: placeGraphql,
+  soap: placeSoap,
 };
 
 export function placerFor(protocol: Protocol): Placer | undefined {
