@@ -186,6 +186,13 @@ async function main() {
         a("POST", "/api/v1/mocks", t({ sse: { eventPath: "/w6/stream", eventName: "tick" }, response: { sseEventChain: { events: [{ data: { n: 1 } }, { data: { n: 2 } }, { data: { n: 3, id: "$.fake.UUID" } }] } } })).then(() => {}),
     },
     {
+      name: "W7 GraphQL query",
+      method: "POST",
+      path: "/stubs/sandbox/graphql",
+      body: JSON.stringify({ query: "query User($id: ID!) { user(id: $id) { id name } }", variables: { id: "7" } }),
+      setup: (a) => a("POST", "/api/v1/mocks", t({ graphql: { operation: "query", field: "user" }, response: { payload: { id: "$.req.id", name: "Ada" } } })).then(() => {}),
+    },
+    {
       name: "W5 W1 + 10,000 mocks",
       method: "GET",
       path: "/stubs/sandbox/w1/hello",
