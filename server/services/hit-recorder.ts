@@ -21,6 +21,8 @@ export interface HitRecord {
   body: unknown;
   status: number;
   durationMs: number;
+  /** What was answered ({status, headers, body}); bounded when written. */
+  response?: unknown;
 }
 
 export interface MissRecord {

@@ -117,7 +117,7 @@ export function engineOutput(response: EngineResponse, requestId: string, defaul
 }
 
 /** Logs a hit (request log, use counter, live event) unless the mock is transient. */
-export function recordHit(ctx: StubContext, mock: MockDefinition, status: number, req: { method: string; url?: string; headers?: Record<string, string[]>; query?: Record<string, string[]>; body: unknown }) {
+export function recordHit(ctx: StubContext, mock: MockDefinition, status: number, req: { method: string; url?: string; headers?: Record<string, string[]>; query?: Record<string, string[]>; body: unknown }, response?: { headers?: unknown; body?: unknown }) {
   if (mock.transient) return;
   stubRecorder().hit({
     namespaceId: ctx.index.namespaceId,
@@ -132,6 +132,8 @@ export function recordHit(ctx: StubContext, mock: MockDefinition, status: number
     body: req.body,
     status,
     durationMs: performance.now() - ctx.started,
+    // A reference, not a copy: the recorder bounds it only for the records it keeps.
+    response: response && { status, headers: response.headers, body: response.body },
   });
 }
 

@@ -48,6 +48,8 @@ describe("serving stubs", () => {
     const logs = await db().requestLog.findMany({ where: { mockId: mock.id } });
     expect(logs).toHaveLength(1);
     expect(logs[0]).toMatchObject({ method: "GET", url: "/users/42?q=hello", status: 200 });
+    // What was answered is kept with the request, for the console's log detail.
+    expect(logs[0].response).toEqual({ status: 200, headers: { "X-Source": ["mock"] }, body: { id: "42", q: "hello" } });
     expect((await db().mock.findFirstOrThrow({ where: { id: mock.id } })).useCounter).toBe(1);
   });
 

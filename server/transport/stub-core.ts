@@ -144,13 +144,20 @@ function httpAnswer(ctx: StubContext, req: EngineRequest, result: EngineResult):
   if (result.webhookErrors.length > 0) logger().warn({ requestId, namespace, mockId: mock.id, errors: result.webhookErrors }, "webhooks not rendered");
   if (result.proxy) {
     return forwardToProxy({ proxy: result.proxy, mock, method: req.method, path, search: ctx.search, headers: input.headers, body: ctx.bytes, requestId }).then((out) => {
-      recordHit(ctx, mock, out.status, req);
+      recordHit(ctx, mock, out.status, req, { headers: out.headers, body: proxiedBodyForLog(out.body) });
       // response.delay still applies: a proxy mock can add latency to the real service.
       return { ...out, delayMs: response.delayMs, afterSend };
     });
   }
   const out = engineOutput(response, requestId);
-  recordHit(ctx, mock, response.status, req);
+  recordHit(ctx, mock, response.status, req, { headers: response.headers, body: response.body });
   out.afterSend = afterSend;
   return out;
+}
+
+/** A proxied answer's bytes as the log keeps them: text when it is UTF-8, a note otherwise. */
+function proxiedBodyForLog(body: string | Buffer): unknown {
+  if (typeof body === "string") return body;
+  const text = body.subarray(0, 64 * 1024).toString("utf8");
+  return text.includes("\ufffd") ? `[${body.length} bytes of binary data]` : text;
 }
