@@ -1,54 +1,19 @@
 // GraphQL mocks end to end with a real client (graphql-request) against the
 // node:http fast path (handleStubRequest) on a real socket.
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { ClientError, GraphQLClient, gql } from "graphql-request";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MockInput } from "@/server/contracts/mock";
+import { describe, expect, it } from "vitest";
 import { db } from "@/server/db/client";
-import { PEER_HEADER } from "@/server/http/request-meta";
-import { invalidateAll, stopListening } from "@/server/services/mock-index";
-import { saveMock } from "@/server/services/mocks";
+import { invalidateAll } from "@/server/services/mock-index";
 import { createMockFromUndefinedRequest } from "@/server/services/undefined-requests";
-import { resolveNamespace } from "@/server/services/namespace-access";
-import { actorFor, makeNamespace, makeUser } from "@/server/testing/fixtures";
+import { useStubServer } from "@/server/testing/stub-server";
 import { useTestDatabase } from "@/server/testing/use-test-database";
-import { handleStubRequest } from "./http-stub";
 import { stubRecorder } from "./stub-recorder";
 
 useTestDatabase();
 
-const server = http.createServer((req, res) => {
-  req.headers[PEER_HEADER] = req.socket.remoteAddress ?? "unknown";
-  void handleStubRequest(req, res, "gql-test-request");
-});
-let base = "";
-let scope: Awaited<ReturnType<typeof resolveNamespace>>;
-let actor: ReturnType<typeof actorFor>;
+const stub = useStubServer("gql", { requestId: "gql-test-request" });
 
-beforeAll(async () => {
-  const { user } = await makeUser();
-  await makeNamespace("gql", { [user.id]: "owner" });
-  actor = actorFor(user);
-  scope = await resolveNamespace(actor, "gql");
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/stubs/gql`;
-});
-afterAll(async () => {
-  await stubRecorder().drain();
-  await stopListening();
-  invalidateAll();
-  server.closeAllConnections();
-  await new Promise((r) => server.close(r));
-});
-
-async function save(input: unknown) {
-  const result = await saveMock(actor, scope, MockInput.parse(input));
-  invalidateAll(); // the NOTIFY would do this a moment later; tests do not wait for it
-  return result;
-}
-
-const client = (path = "/graphql") => new GraphQLClient(`${base}${path}`);
+const client = (path = "/graphql") => new GraphQLClient(`${stub.base}${path}`);
 
 /** The ClientError a rejected request ends with. */
 async function failure(p: Promise<unknown>): Promise<ClientError> {
@@ -62,7 +27,7 @@ async function failure(p: Promise<unknown>): Promise<ClientError> {
 
 describe("GraphQL mocks with graphql-request", () => {
   it("answers a query's field from its mock, logs the hit and counts the use", async () => {
-    const { mock } = await save({ graphql: { operation: "query", field: "users" }, response: { payload: { users: [{ id: "1", name: "Ada" }] } } });
+    const { mock } = await stub.save({ graphql: { operation: "query", field: "users" }, response: { payload: { users: [{ id: "1", name: "Ada" }] } } });
     const data = await client().request(gql`
       query AllUsers {
         users {
@@ -81,9 +46,9 @@ describe("GraphQL mocks with graphql-request", () => {
   });
 
   it("conditions over variables (or inline arguments) choose among several mocks of one field", async () => {
-    await save({ graphql: { field: "user", conditions: [{ path: "$.id", assertAction: "equals", value: "1" }] }, response: { payload: { id: "1", name: "Ada" } } });
-    await save({ graphql: { field: "user", conditions: [{ path: "$.id", assertAction: "equals", value: "2" }] }, response: { payload: { id: "2", name: "Grace" } } });
-    await save({ graphql: { field: "user", conditions: [{ path: "$.filter.role", assertAction: "equals", value: "admin" }] }, response: { payload: { id: "0", name: "Root" } } });
+    await stub.save({ graphql: { field: "user", conditions: [{ path: "$.id", assertAction: "equals", value: "1" }] }, response: { payload: { id: "1", name: "Ada" } } });
+    await stub.save({ graphql: { field: "user", conditions: [{ path: "$.id", assertAction: "equals", value: "2" }] }, response: { payload: { id: "2", name: "Grace" } } });
+    await stub.save({ graphql: { field: "user", conditions: [{ path: "$.filter.role", assertAction: "equals", value: "admin" }] }, response: { payload: { id: "0", name: "Root" } } });
     const byId = gql`
       query ($id: ID!) {
         user(id: $id) {
@@ -98,11 +63,11 @@ describe("GraphQL mocks with graphql-request", () => {
   });
 
   it("renders templates: $.req is the field's arguments over the variables; headers and fakes too", async () => {
-    await save({
+    await stub.save({
       graphql: { operation: "mutation", field: "createOrder" },
       response: { payload: { id: "$.fake.UUID", item: "$.req.input.item", qty: "$.req.input.qty", tenant: "$.req.tenant", by: "{{$.reqHeader.x-user[0]}}", ns: "$.namespace" } },
     });
-    const data = await new GraphQLClient(`${base}/graphql`, { headers: { "X-User": "ada" } }).request<{ createOrder: Record<string, unknown> }>(
+    const data = await new GraphQLClient(`${stub.base}/graphql`, { headers: { "X-User": "ada" } }).request<{ createOrder: Record<string, unknown> }>(
       gql`
         mutation Create($tenant: String, $qty: Int) {
           createOrder(input: { item: "book", qty: $qty }) {
@@ -118,17 +83,17 @@ describe("GraphQL mocks with graphql-request", () => {
   });
 
   it("composes several top-level fields (aliases answered under the alias, __typename answered) into one data object", async () => {
-    await save({ graphql: { field: "stats" }, response: { payload: { data: { stats: { count: 2 } } } } });
+    await stub.save({ graphql: { field: "stats" }, response: { payload: { data: { stats: { count: 2 } } } } });
     const data = await client().request(`{ first: user(id: "1") { name } second: user(id: "2") { name } stats { count } __typename }`);
     expect(data).toEqual({ first: { id: "1", name: "Ada" }, second: { id: "2", name: "Grace" }, stats: { count: 2 }, __typename: "Query" });
   });
 
   it("returns response.graphqlErrors in errors (with the data), and a mock's status", async () => {
-    await save({
+    await stub.save({
       graphql: { operation: "mutation", field: "deleteUser" },
       response: { payload: null, graphqlErrors: [{ message: "User $.req.id is protected", extensions: { code: "FORBIDDEN" } }, "plain text error"] },
     });
-    const raw = await new GraphQLClient(`${base}/graphql`, { errorPolicy: "all" }).rawRequest<{ deleteUser: null }>(`mutation { deleteUser(id: "7") }`);
+    const raw = await new GraphQLClient(`${stub.base}/graphql`, { errorPolicy: "all" }).rawRequest<{ deleteUser: null }>(`mutation { deleteUser(id: "7") }`);
     expect(raw.status).toBe(200);
     expect(raw.data).toEqual({ deleteUser: null });
     expect(raw.errors).toEqual([
@@ -138,7 +103,7 @@ describe("GraphQL mocks with graphql-request", () => {
   });
 
   it("a mock without graphql.field answers every field of its operation, after the field's own mocks", async () => {
-    await save({ graphql: { operation: "subscription" }, response: { payload: { any: true } } });
+    await stub.save({ graphql: { operation: "subscription" }, response: { payload: { any: true } } });
     expect(await client().request(`subscription { anything }`)).toEqual({ anything: { any: true } });
   });
 
@@ -160,44 +125,44 @@ describe("GraphQL mocks with graphql-request", () => {
     expect(captured[0].body).toMatchObject({ operationName: "Orders" });
 
     // The captured miss becomes a GraphQL mock of that field.
-    await createMockFromUndefinedRequest(actor, scope, captured[0].id, { response: { payload: [{ id: "o1" }] } });
+    await createMockFromUndefinedRequest(stub.actor, stub.scope, captured[0].id, { response: { payload: [{ id: "o1" }] } });
     invalidateAll();
     expect(await client().request(`{ orders { id } }`)).toEqual({ orders: [{ id: "o1" }] });
   });
 
   it("duplicate detection: the same field, path and conditions is a duplicate; another field or path is not", async () => {
     const def = { graphql: { field: "dup", conditions: [{ path: "$.id", assertAction: "equals", value: 1 }] }, response: { payload: 1 } };
-    await save(def);
-    await expect(save({ ...def, response: { payload: 2 } })).rejects.toMatchObject({ code: "duplicate_entity" });
-    await expect(save({ ...def, graphql: { ...def.graphql, operation: "query" } })).rejects.toMatchObject({ code: "duplicate_entity" });
-    await save({ ...def, graphql: { ...def.graphql, field: "dup2" } });
-    await save({ ...def, graphql: { ...def.graphql, path: "/other" } });
-    await save({ ...def, graphql: { ...def.graphql, operation: "mutation" } });
+    await stub.save(def);
+    await expect(stub.save({ ...def, response: { payload: 2 } })).rejects.toMatchObject({ code: "duplicate_entity" });
+    await expect(stub.save({ ...def, graphql: { ...def.graphql, operation: "query" } })).rejects.toMatchObject({ code: "duplicate_entity" });
+    await stub.save({ ...def, graphql: { ...def.graphql, field: "dup2" } });
+    await stub.save({ ...def, graphql: { ...def.graphql, path: "/other" } });
+    await stub.save({ ...def, graphql: { ...def.graphql, operation: "mutation" } });
   });
 
   it("serves graphql.path under pathPrefix; other paths are not GraphQL", async () => {
-    await save({ pathPrefix: "/api", graphql: { field: "version", path: "/v2/graphql" }, response: { payload: "2.0" } });
+    await stub.save({ pathPrefix: "/api", graphql: { field: "version", path: "/v2/graphql" }, response: { payload: "2.0" } });
     expect(await client("/api/v2/graphql").request(`{ version }`)).toEqual({ version: "2.0" });
     // /graphql has no `version` mock: that is a GraphQL miss there.
     expect((await failure(client().request(`{ version }`))).response.errors![0].extensions).toMatchObject({ code: "NO_MOCK" });
   });
 
   it("a GraphQL-shaped request that no GraphQL mock answers goes on to the HTTP mocks of its path", async () => {
-    await save({ graphql: { field: "a", path: "/shared" }, response: { payload: 1 } });
-    await save({ http: { route: "/shared", httpMethod: "POST" }, response: { payload: { from: "http", q: "$.req.query" } } });
-    await save({ http: { route: "/rest", httpMethod: "POST" }, response: { payload: { from: "rest" } } });
+    await stub.save({ graphql: { field: "a", path: "/shared" }, response: { payload: 1 } });
+    await stub.save({ http: { route: "/shared", httpMethod: "POST" }, response: { payload: { from: "http", q: "$.req.query" } } });
+    await stub.save({ http: { route: "/rest", httpMethod: "POST" }, response: { payload: { from: "rest" } } });
     expect(await client("/shared").request(`{ a }`)).toEqual({ a: 1 });
-    const viaHttp = await fetch(`${base}/shared`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query: "{ b }" }) });
+    const viaHttp = await fetch(`${stub.base}/shared`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query: "{ b }" }) });
     expect(await viaHttp.json()).toEqual({ from: "http", q: "{ b }" });
-    const rest = await fetch(`${base}/rest`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query: "{ b }" }) });
+    const rest = await fetch(`${stub.base}/rest`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query: "{ b }" }) });
     expect(await rest.json()).toEqual({ from: "rest" });
   });
 
   it("answers GET queries (and refuses a GET mutation)", async () => {
-    const res = await fetch(`${base}/graphql?query=${encodeURIComponent('query ($id: ID) { user(id: $id) { name } }')}&variables=${encodeURIComponent('{"id":"2"}')}`);
+    const res = await fetch(`${stub.base}/graphql?query=${encodeURIComponent('query ($id: ID) { user(id: $id) { name } }')}&variables=${encodeURIComponent('{"id":"2"}')}`);
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ data: { user: { id: "2", name: "Grace" } } });
-    const mutation = await fetch(`${base}/graphql?query=${encodeURIComponent("mutation { deleteUser }")}`);
+    const mutation = await fetch(`${stub.base}/graphql?query=${encodeURIComponent("mutation { deleteUser }")}`);
     expect(mutation.status).toBe(405);
   });
 
@@ -205,7 +170,7 @@ describe("GraphQL mocks with graphql-request", () => {
     const syntax = await failure(client().request(`{ users { id `));
     expect(syntax.response.status).toBe(400);
     expect(syntax.response.errors![0]).toMatchObject({ message: expect.stringMatching(/^Syntax Error/), extensions: { code: "GRAPHQL_PARSE_FAILED" } });
-    const post = (body: string, type = "application/json") => fetch(`${base}/graphql`, { method: "POST", headers: { "content-type": type }, body });
+    const post = (body: string, type = "application/json") => fetch(`${stub.base}/graphql`, { method: "POST", headers: { "content-type": type }, body });
     for (const body of ["{not json", "[]", '{"query": 42}', '{"variables": {}}', JSON.stringify({ query: "{ a" + " { b".repeat(300) + " }".repeat(300) + " }" })]) {
       const res = await post(body);
       expect(res.status).toBe(400);

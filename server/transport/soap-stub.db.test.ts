@@ -1,22 +1,15 @@
 // SOAP mocks end to end with a real client (the `soap` package, built from a
 // WSDL: server/testing/wsdl/users.wsdl) against the node:http fast path
 // (handleStubRequest) on a real socket.
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { XMLParser } from "fast-xml-parser";
 import * as soap from "soap";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MockInput } from "@/server/contracts/mock";
+import { describe, expect, it } from "vitest";
 import { db } from "@/server/db/client";
-import { PEER_HEADER } from "@/server/http/request-meta";
-import { invalidateAll, stopListening } from "@/server/services/mock-index";
-import { saveMock } from "@/server/services/mocks";
+import { invalidateAll } from "@/server/services/mock-index";
 import { createMockFromUndefinedRequest } from "@/server/services/undefined-requests";
-import { resolveNamespace } from "@/server/services/namespace-access";
-import { actorFor, makeNamespace, makeUser } from "@/server/testing/fixtures";
+import { useStubServer } from "@/server/testing/stub-server";
 import { useTestDatabase } from "@/server/testing/use-test-database";
-import { handleStubRequest } from "./http-stub";
 import { stubRecorder } from "./stub-recorder";
 
 useTestDatabase();
@@ -24,37 +17,9 @@ useTestDatabase();
 const WSDL = path.join(__dirname, "../testing/wsdl/users.wsdl");
 const NS = "urn:polymock:users";
 
-const server = http.createServer((req, res) => {
-  req.headers[PEER_HEADER] = req.socket.remoteAddress ?? "unknown";
-  void handleStubRequest(req, res, "soap-test-request");
-});
-let base = "";
-let scope: Awaited<ReturnType<typeof resolveNamespace>>;
-let actor: ReturnType<typeof actorFor>;
+const stub = useStubServer("soapy", { requestId: "soap-test-request" });
 
-beforeAll(async () => {
-  const { user } = await makeUser();
-  await makeNamespace("soapy", { [user.id]: "owner" });
-  actor = actorFor(user);
-  scope = await resolveNamespace(actor, "soapy");
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/stubs/soapy`;
-});
-afterAll(async () => {
-  await stubRecorder().drain();
-  await stopListening();
-  invalidateAll();
-  server.closeAllConnections();
-  await new Promise((r) => server.close(r));
-});
-
-async function save(input: unknown) {
-  const result = await saveMock(actor, scope, MockInput.parse(input));
-  invalidateAll(); // the NOTIFY would do this a moment later; tests do not wait for it
-  return result;
-}
-
-const client = (endpointPath = "/ws/users", options: soap.IOptions = {}) => soap.createClientAsync(WSDL, { endpoint: `${base}${endpointPath}`, ...options });
+const client = (endpointPath = "/ws/users", options: soap.IOptions = {}) => soap.createClientAsync(WSDL, { endpoint: `${stub.base}${endpointPath}`, ...options });
 
 /** A response envelope in the service's namespace, as a mock's raw payload. */
 const envelope = (inner: string) =>
@@ -75,7 +40,7 @@ const xml = new XMLParser({ removeNSPrefix: true, ignoreAttributes: false, attri
 
 describe("SOAP mocks with the soap client", () => {
   it("answers an operation (the Body's first element) with the mock's raw envelope as text/xml, logs the hit", async () => {
-    const { mock } = await save({ soap: { service: "UserService", method: "GetUser", path: "/ws/users" }, response: { payload: userResponse("1", "Ada"), headers: { "Content-Type": "text/xml" } } });
+    const { mock } = await stub.save({ soap: { service: "UserService", method: "GetUser", path: "/ws/users" }, response: { payload: userResponse("1", "Ada"), headers: { "Content-Type": "text/xml" } } });
     const c = await client();
     const [result, raw] = await c.GetUserAsync({ id: "1" });
     expect(result).toEqual({ id: "1", name: "Ada", tier: "standard" });
@@ -88,8 +53,8 @@ describe("SOAP mocks with the soap client", () => {
   });
 
   it("conditions over the XML body (JSON paths, prefixes dropped) choose among several mocks of one operation", async () => {
-    await save({ priority: 1, soap: { method: "GetUser", path: "/ws/users", conditions: [{ path: "$.id", assertAction: "equals", value: "2" }] }, response: { payload: userResponse("2", "Grace", "gold") } });
-    await save({ soap: { method: "GetUser", path: "/ws/users", conditions: [{ path: "$.id", assertAction: "matches", value: "^9" }] }, response: { payload: userResponse("9x", "Nine") } });
+    await stub.save({ priority: 1, soap: { method: "GetUser", path: "/ws/users", conditions: [{ path: "$.id", assertAction: "equals", value: "2" }] }, response: { payload: userResponse("2", "Grace", "gold") } });
+    await stub.save({ soap: { method: "GetUser", path: "/ws/users", conditions: [{ path: "$.id", assertAction: "matches", value: "^9" }] }, response: { payload: userResponse("9x", "Nine") } });
     const c = await client();
     expect((await c.GetUserAsync({ id: "2" }))[0]).toEqual({ id: "2", name: "Grace", tier: "gold" });
     expect((await c.GetUserAsync({ id: "99" }))[0]).toMatchObject({ name: "Nine" });
@@ -97,7 +62,7 @@ describe("SOAP mocks with the soap client", () => {
   });
 
   it("matches by soap.action and renders templates ($.req from the Body element, the action, fakes); Content-Type defaults to text/xml", async () => {
-    await save({
+    await stub.save({
       soap: { action: "urn:polymock:users/CreateUser", path: "/ws/users" },
       response: { payload: envelope("<u:CreateUserResponse><u:id>$.fake.UUID</u:id><u:name>Hello $.req.name</u:name><u:action>{{$.reqHeader.soapaction[0]}}</u:action></u:CreateUserResponse>") },
     });
@@ -109,7 +74,7 @@ describe("SOAP mocks with the soap client", () => {
   });
 
   it("speaks SOAP 1.2 (action in the content type; answers application/soap+xml), with an object payload built into an envelope", async () => {
-    await save({ soap: { method: "DeleteUser", path: "/ws/v12" }, response: { payload: { "u:DeleteUserResponse": { "@xmlns:u": NS, "u:ok": "true" } } } });
+    await stub.save({ soap: { method: "DeleteUser", path: "/ws/v12" }, response: { payload: { "u:DeleteUserResponse": { "@xmlns:u": NS, "u:ok": "true" } } } });
     const c = await client("/ws/v12", { forceSoap12Headers: true });
     const [result] = await c.DeleteUserAsync({ id: "5" });
     expect(result).toEqual({ ok: true });
@@ -133,44 +98,44 @@ describe("SOAP mocks with the soap client", () => {
     expect(String(captured[0].body)).toContain("DeleteUser");
 
     // The captured miss becomes a SOAP mock of that operation (here with the caller's response).
-    await createMockFromUndefinedRequest(actor, scope, captured[0].id, { response: { payload: { "u:DeleteUserResponse": { "@xmlns:u": NS, "u:ok": "true" } } } });
+    await createMockFromUndefinedRequest(stub.actor, stub.scope, captured[0].id, { response: { payload: { "u:DeleteUserResponse": { "@xmlns:u": NS, "u:ok": "true" } } } });
     invalidateAll();
     expect((await c.DeleteUserAsync({ id: "1" }))[0]).toEqual({ ok: true });
   });
 
   it("duplicate detection: the same operation, action, path and conditions is a duplicate; another operation or path is not", async () => {
     const def = { soap: { method: "Dup", path: "/dup" }, response: { payload: "<a/>" } };
-    await save(def);
-    await expect(save({ ...def, response: { payload: "<b/>" } })).rejects.toMatchObject({ code: "duplicate_entity" });
-    await expect(save({ ...def, soap: { ...def.soap, method: "tns:Dup" } })).rejects.toMatchObject({ code: "duplicate_entity" });
-    await save({ ...def, soap: { ...def.soap, method: "Dup2" } });
-    await save({ ...def, soap: { ...def.soap, path: "/dup2" } });
-    await save({ ...def, soap: { ...def.soap, action: "urn:dup" } });
+    await stub.save(def);
+    await expect(stub.save({ ...def, response: { payload: "<b/>" } })).rejects.toMatchObject({ code: "duplicate_entity" });
+    await expect(stub.save({ ...def, soap: { ...def.soap, method: "tns:Dup" } })).rejects.toMatchObject({ code: "duplicate_entity" });
+    await stub.save({ ...def, soap: { ...def.soap, method: "Dup2" } });
+    await stub.save({ ...def, soap: { ...def.soap, path: "/dup2" } });
+    await stub.save({ ...def, soap: { ...def.soap, action: "urn:dup" } });
   });
 
   it("serves soap.path under pathPrefix; a mock without soap.path answers at any path", async () => {
-    await save({ pathPrefix: "/legacy", soap: { method: "GetUser", path: "/svc" }, response: { payload: userResponse("L", "Legacy") } });
+    await stub.save({ pathPrefix: "/legacy", soap: { method: "GetUser", path: "/svc" }, response: { payload: userResponse("L", "Legacy") } });
     expect((await (await client("/legacy/svc")).GetUserAsync({ id: "1" }))[0]).toMatchObject({ name: "Legacy" });
-    await save({ soap: { method: "CreateUser" }, response: { payload: envelope("<u:CreateUserResponse><u:id>1</u:id><u:name>anywhere</u:name></u:CreateUserResponse>") } });
+    await stub.save({ soap: { method: "CreateUser" }, response: { payload: envelope("<u:CreateUserResponse><u:id>1</u:id><u:name>anywhere</u:name></u:CreateUserResponse>") } });
     expect((await (await client("/some/where")).CreateUserAsync({ name: "x", email: "y" }))[0]).toMatchObject({ name: "anywhere" });
   });
 
   it("recognises an envelope POSTed as text/xml without SOAPAction where SOAP mocks live; plain XML and other paths stay HTTP", async () => {
-    await save({ http: { route: "/orders", httpMethod: "POST" }, response: { payload: "<ok/>", headers: { "Content-Type": "text/xml" } } });
+    await stub.save({ http: { route: "/orders", httpMethod: "POST" }, response: { payload: "<ok/>", headers: { "Content-Type": "text/xml" } } });
     const body = `<s:Envelope xmlns:s="http://schemas.xmlsoap.org/soap/envelope/"><s:Body><u:GetUser xmlns:u="${NS}"><u:id>2</u:id></u:GetUser></s:Body></s:Envelope>`;
-    const soapy = await fetch(`${base}/ws/users`, { method: "POST", headers: { "content-type": "text/xml" }, body });
+    const soapy = await fetch(`${stub.base}/ws/users`, { method: "POST", headers: { "content-type": "text/xml" }, body });
     expect(soapy.status).toBe(200);
     expect(await soapy.text()).toContain("<u:name>Grace</u:name>");
-    const plain = await fetch(`${base}/orders`, { method: "POST", headers: { "content-type": "text/xml" }, body: "<order/>" });
+    const plain = await fetch(`${stub.base}/orders`, { method: "POST", headers: { "content-type": "text/xml" }, body: "<order/>" });
     expect(await plain.text()).toBe("<ok/>");
     // A SOAP call to a path only an HTTP mock serves is that mock's.
-    const viaHttp = await fetch(`${base}/orders`, { method: "POST", headers: { "content-type": "text/xml", SOAPAction: '"x"' }, body });
+    const viaHttp = await fetch(`${stub.base}/orders`, { method: "POST", headers: { "content-type": "text/xml", SOAPAction: '"x"' }, body });
     expect(await viaHttp.text()).toBe("<ok/>");
   });
 
   it("malformed XML, a DTD, or a body that is no envelope is a Client fault (400), never a 500", async () => {
     const post = (body: string, headers: Record<string, string> = { "content-type": "text/xml", SOAPAction: '"urn:polymock:users/GetUser"' }) =>
-      fetch(`${base}/ws/users`, { method: "POST", headers, body });
+      fetch(`${stub.base}/ws/users`, { method: "POST", headers, body });
     for (const body of [
       "<s:Envelope><s:Body><GetUser>",
       `<?xml version="1.0"?><!DOCTYPE x [<!ENTITY e SYSTEM "file:///etc/passwd">]><s:Envelope xmlns:s="http://schemas.xmlsoap.org/soap/envelope/"><s:Body><GetUser>&e;</GetUser></s:Body></s:Envelope>`,

@@ -1,54 +1,21 @@
 // SSE mocks served over a real socket to the `eventsource` package's
 // EventSource, through the same node:http handler as server.ts's fast path.
-import { once } from "node:events";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { EventSource } from "eventsource";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MockInput } from "@/server/contracts/mock";
+import { describe, expect, it } from "vitest";
 import { db } from "@/server/db/client";
-import { invalidateAll, stopListening } from "@/server/services/mock-index";
-import { saveMock } from "@/server/services/mocks";
-import { resolveNamespace } from "@/server/services/namespace-access";
+import { invalidateAll } from "@/server/services/mock-index";
 import { createMockFromUndefinedRequest } from "@/server/services/undefined-requests";
 import { GLOBAL, writeStore } from "@/server/services/stores";
-import { actorFor, makeNamespace, makeUser } from "@/server/testing/fixtures";
+import { useStubServer } from "@/server/testing/stub-server";
 import { useTestDatabase } from "@/server/testing/use-test-database";
-import { handleStubRequest } from "./http-stub";
 import { serveStub } from "./stub-core";
 import type { StubStreamSink } from "./stub-context";
 import { stubRecorder } from "./stub-recorder";
 
 useTestDatabase();
 
-let scope: Awaited<ReturnType<typeof resolveNamespace>>;
-let actor: ReturnType<typeof actorFor>;
-let server: Server;
-let base: string;
 
-beforeAll(async () => {
-  const { user } = await makeUser();
-  await makeNamespace("live", { [user.id]: "owner" });
-  actor = actorFor(user);
-  scope = await resolveNamespace(actor, "live");
-  server = createServer((req, res) => void handleStubRequest(req, res, "sse-test-request"));
-  server.listen(0, "127.0.0.1");
-  await once(server, "listening");
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-});
-afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((r) => server.close(r));
-  await stubRecorder().drain();
-  await stopListening();
-  invalidateAll();
-});
-
-async function save(input: unknown) {
-  const result = await saveMock(actor, scope, MockInput.parse(input));
-  invalidateAll();
-  return result;
-}
+const stub = useStubServer("live", { requestId: "sse-test-request" });
 
 interface Received {
   type: string;
@@ -77,7 +44,7 @@ function collect(url: string, count: number, names: string[] = []): Promise<Rece
 
 describe("SSE mocks with a real EventSource", () => {
   it("streams the chain in order: per-event names, the block's default name, JSON and multi-line text data; the hit is logged once", async () => {
-    const { mock } = await save({
+    const { mock } = await stub.save({
       sse: { eventPath: "/prices", eventName: "tick" },
       response: {
         headers: { "X-Feed": "demo" },
@@ -91,7 +58,7 @@ describe("SSE mocks with a real EventSource", () => {
         },
       },
     });
-    const head = await fetch(`${base}/stubs/live/prices`, { headers: { Accept: "text/event-stream" } });
+    const head = await fetch(`${stub.origin}/stubs/live/prices`, { headers: { Accept: "text/event-stream" } });
     expect(head.status).toBe(200);
     expect(head.headers.get("content-type")).toBe("text/event-stream");
     expect(head.headers.get("cache-control")).toBe("no-cache");
@@ -99,7 +66,7 @@ describe("SSE mocks with a real EventSource", () => {
     const raw = await head.text();
     expect(raw).toBe('event: hello\ndata: {"n":1,"ok":true}\n\nevent: tick\ndata: {"n":2}\n\nevent: note\ndata: line one\ndata: line two\n\nevent: bye\ndata: done\n\n');
 
-    const events = await collect(`${base}/stubs/live/prices`, 4, ["hello", "tick", "note", "bye"]);
+    const events = await collect(`${stub.origin}/stubs/live/prices`, 4, ["hello", "tick", "note", "bye"]);
     expect(events).toEqual([
       { type: "hello", data: '{"n":1,"ok":true}' },
       { type: "tick", data: '{"n":2}' },
@@ -114,20 +81,20 @@ describe("SSE mocks with a real EventSource", () => {
   });
 
   it("conditions on the query string choose among several mocks of one path", async () => {
-    await save({ sse: { eventPath: "/quotes", queryParams: [{ path: "symbol", assertAction: "equals", value: "AAPL" }] }, response: { sseEventChain: { events: [{ data: "apple" }] } } });
+    await stub.save({ sse: { eventPath: "/quotes", queryParams: [{ path: "symbol", assertAction: "equals", value: "AAPL" }] }, response: { sseEventChain: { events: [{ data: "apple" }] } } });
     // Same path and conditions: a duplicate; another pathPrefix is another route.
-    await expect(save({ sse: { eventPath: "/quotes", queryParams: [{ path: "symbol", assertAction: "equals", value: "AAPL" }] }, response: { payload: "x" } })).rejects.toMatchObject({ code: "duplicate_entity" });
-    await save({ pathPrefix: "/v2", sse: { eventPath: "/quotes", queryParams: [{ path: "symbol", assertAction: "equals", value: "AAPL" }] }, response: { payload: "x" } });
-    await save({ sse: { eventPath: "/quotes", conditions: [{ path: "$.symbol", assertAction: "equals", value: "MSFT" }] }, response: { sseEventChain: { events: [{ data: "microsoft" }] } } });
-    await save({ sse: { eventPath: "/quotes" }, response: { sseEventChain: { events: [{ data: "fallback" }] } } });
-    expect(await collect(`${base}/stubs/live/quotes?symbol=AAPL`, 1)).toEqual([{ type: "message", data: "apple" }]);
-    expect(await collect(`${base}/stubs/live/quotes?symbol=MSFT`, 1)).toEqual([{ type: "message", data: "microsoft" }]);
-    expect(await collect(`${base}/stubs/live/quotes?symbol=IBM`, 1)).toEqual([{ type: "message", data: "fallback" }]);
+    await expect(stub.save({ sse: { eventPath: "/quotes", queryParams: [{ path: "symbol", assertAction: "equals", value: "AAPL" }] }, response: { payload: "x" } })).rejects.toMatchObject({ code: "duplicate_entity" });
+    await stub.save({ pathPrefix: "/v2", sse: { eventPath: "/quotes", queryParams: [{ path: "symbol", assertAction: "equals", value: "AAPL" }] }, response: { payload: "x" } });
+    await stub.save({ sse: { eventPath: "/quotes", conditions: [{ path: "$.symbol", assertAction: "equals", value: "MSFT" }] }, response: { sseEventChain: { events: [{ data: "microsoft" }] } } });
+    await stub.save({ sse: { eventPath: "/quotes" }, response: { sseEventChain: { events: [{ data: "fallback" }] } } });
+    expect(await collect(`${stub.origin}/stubs/live/quotes?symbol=AAPL`, 1)).toEqual([{ type: "message", data: "apple" }]);
+    expect(await collect(`${stub.origin}/stubs/live/quotes?symbol=MSFT`, 1)).toEqual([{ type: "message", data: "microsoft" }]);
+    expect(await collect(`${stub.origin}/stubs/live/quotes?symbol=IBM`, 1)).toEqual([{ type: "message", data: "fallback" }]);
   });
 
   it("renders each event with the engine's templates: path parameters, $.req (the query), headers, stores, fake values, and templated names", async () => {
-    await writeStore(scope.id, GLOBAL, "greeting", "hi");
-    await save({
+    await writeStore(stub.scope.id, GLOBAL, "greeting", "hi");
+    await stub.save({
       sse: { eventPath: "/users/:id/feed" },
       response: {
         sseEventChain: {
@@ -139,7 +106,7 @@ describe("SSE mocks with a real EventSource", () => {
       },
     });
     const events = await new Promise<Received[]>((resolve, reject) => {
-      const es = new EventSource(`${base}/stubs/live/users/42/feed?topic=orders`, {
+      const es = new EventSource(`${stub.origin}/stubs/live/users/42/feed?topic=orders`, {
         fetch: (input, init) => fetch(input, { ...init, headers: { ...init?.headers, "X-Agent": "tester" } }),
       });
       const got: Received[] = [];
@@ -158,42 +125,42 @@ describe("SSE mocks with a real EventSource", () => {
   });
 
   it("pathPrefix is part of the route, and a path under /sse/ is SSE without the Accept header", async () => {
-    await save({ pathPrefix: "/api", sse: { eventPath: "/sse/alerts", eventName: "alert" }, response: { sseEventChain: { events: [{ data: { level: "high" } }] } } });
-    const res = await fetch(`${base}/stubs/live/api/sse/alerts`);
+    await stub.save({ pathPrefix: "/api", sse: { eventPath: "/sse/alerts", eventName: "alert" }, response: { sseEventChain: { events: [{ data: { level: "high" } }] } } });
+    const res = await fetch(`${stub.origin}/stubs/live/api/sse/alerts`);
     expect(res.headers.get("content-type")).toBe("text/event-stream");
     expect(await res.text()).toBe('event: alert\ndata: {"level":"high"}\n\n');
     // sse.route stands in for a missing eventPath.
-    await save({ sse: { route: "/events/legacy" }, response: { payload: { single: true } } });
-    expect(await (await fetch(`${base}/stubs/live/events/legacy`)).text()).toBe('data: {"single":true}\n\n');
+    await stub.save({ sse: { route: "/events/legacy" }, response: { payload: { single: true } } });
+    expect(await (await fetch(`${stub.origin}/stubs/live/events/legacy`)).text()).toBe('data: {"single":true}\n\n');
   });
 
   it("an unmatched SSE request falls through to HTTP mocks; with none, it is a 404 captured as an undefined sse request", async () => {
-    await save({ http: { route: "/events/list", httpMethod: "GET" }, response: { payload: ["a", "b"] } });
-    const http = await fetch(`${base}/stubs/live/events/list`);
+    await stub.save({ http: { route: "/events/list", httpMethod: "GET" }, response: { payload: ["a", "b"] } });
+    const http = await fetch(`${stub.origin}/stubs/live/events/list`);
     expect(http.headers.get("content-type")).toBe("application/json");
     expect(await http.json()).toEqual(["a", "b"]);
 
-    await expect(collect(`${base}/stubs/live/nothing-here?x=1`, 1)).rejects.toMatchObject({ code: 404 });
-    const res = await fetch(`${base}/stubs/live/nothing-here?x=2`, { headers: { Accept: "text/event-stream" } });
+    await expect(collect(`${stub.origin}/stubs/live/nothing-here?x=1`, 1)).rejects.toMatchObject({ code: 404 });
+    const res = await fetch(`${stub.origin}/stubs/live/nothing-here?x=2`, { headers: { Accept: "text/event-stream" } });
     expect(res.status).toBe(404);
     expect(await res.json()).toMatchObject({ code: "not_found", details: { method: "GET", path: "/nothing-here" } });
     await stubRecorder().drain();
-    const captured = await db().undefinedRequest.findMany({ where: { namespaceId: scope.id, path: "/nothing-here" } });
+    const captured = await db().undefinedRequest.findMany({ where: { namespaceId: stub.scope.id, path: "/nothing-here" } });
     expect(captured).toHaveLength(1);
     expect(captured[0]).toMatchObject({ protocol: "sse", method: "GET", count: 2 });
 
     // The captured request becomes an SSE mock for its path.
-    await createMockFromUndefinedRequest(actor, scope, captured[0].id, { response: { sseEventChain: { events: [{ eventName: "now", data: "here" }] } } });
+    await createMockFromUndefinedRequest(stub.actor, stub.scope, captured[0].id, { response: { sseEventChain: { events: [{ eventName: "now", data: "here" }] } } });
     invalidateAll();
-    expect(await collect(`${base}/stubs/live/nothing-here`, 1, ["now"])).toEqual([{ type: "now", data: "here" }]);
+    expect(await collect(`${stub.origin}/stubs/live/nothing-here`, 1, ["now"])).toEqual([{ type: "now", data: "here" }]);
   });
 
   it("bad input gets a 4xx envelope, never a 500: a POST to an SSE path, and a mock's non-200 status as a plain answer", async () => {
-    const post = await fetch(`${base}/stubs/live/prices`, { method: "POST", headers: { Accept: "text/event-stream", "Content-Type": "application/json" }, body: "{not json" });
+    const post = await fetch(`${stub.origin}/stubs/live/prices`, { method: "POST", headers: { Accept: "text/event-stream", "Content-Type": "application/json" }, body: "{not json" });
     expect(post.status).toBe(404);
     expect(await post.json()).toMatchObject({ code: "not_found" });
-    await save({ sse: { eventPath: "/sse/down" }, response: { statusCode: 503, payload: { error: "maintenance" } } });
-    const down = await fetch(`${base}/stubs/live/sse/down`);
+    await stub.save({ sse: { eventPath: "/sse/down" }, response: { statusCode: 503, payload: { error: "maintenance" } } });
+    const down = await fetch(`${stub.origin}/stubs/live/sse/down`);
     expect(down.status).toBe(503);
     expect(await down.json()).toEqual({ error: "maintenance" });
   });
@@ -212,7 +179,7 @@ describe("the stream function (serveStub)", () => {
   };
 
   it("writes every event and resolves after the last one", async () => {
-    await save({ sse: { eventPath: "/sse/count" }, response: { sseEventChain: { events: [{ data: 1 }, { data: 2, delay: 5 }, { data: 3 }] } } });
+    await stub.save({ sse: { eventPath: "/sse/count" }, response: { sseEventChain: { events: [{ data: 1 }, { data: 2, delay: 5 }, { data: 3 }] } } });
     const out = await serveStub({ method: "GET", url: "/stubs/live/sse/count", headers: {}, rawBody: "", requestId: "r1" });
     expect(out.stream).toBeDefined();
     const { s, chunks } = sink();
@@ -221,7 +188,7 @@ describe("the stream function (serveStub)", () => {
   });
 
   it("stops at once when the client goes away, even in a long delay", async () => {
-    await save({ sse: { eventPath: "/sse/slow" }, response: { sseEventChain: { events: [{ data: "first" }, { data: "never", delay: 600_000 }] } } });
+    await stub.save({ sse: { eventPath: "/sse/slow" }, response: { sseEventChain: { events: [{ data: "first" }, { data: "never", delay: 600_000 }] } } });
     const out = await serveStub({ method: "GET", url: "/stubs/live/sse/slow", headers: {}, rawBody: "", requestId: "r2" });
     const { s, chunks, leave } = sink();
     const done = out.stream!(s as StubStreamSink);
@@ -234,11 +201,11 @@ describe("the stream function (serveStub)", () => {
   });
 
   it("a real client that disconnects mid-stream ends the server's stream", async () => {
-    await save({ sse: { eventPath: "/sse/forever" }, response: { sseEventChain: { events: [{ eventName: "a", data: "x" }, { data: "late", delay: 600_000 }] } } });
+    await stub.save({ sse: { eventPath: "/sse/forever" }, response: { sseEventChain: { events: [{ eventName: "a", data: "x" }, { data: "late", delay: 600_000 }] } } });
     const ended = new Promise<void>((resolve) => {
-      server.prependOnceListener("request", (_req, res) => res.once("close", () => resolve()));
+      stub.server.prependOnceListener("request", (_req, res) => res.once("close", () => resolve()));
     });
-    const got = await collect(`${base}/stubs/live/sse/forever`, 1, ["a"]);
+    const got = await collect(`${stub.origin}/stubs/live/sse/forever`, 1, ["a"]);
     expect(got).toEqual([{ type: "a", data: "x" }]);
     await ended;
   });

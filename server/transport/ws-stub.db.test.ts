@@ -2,60 +2,28 @@
 // in-process node:http server wired like server.ts (handleStubUpgrade on
 // 'upgrade', handleStubRequest for plain stub calls).
 import { once } from "node:events";
-import { createServer, request, type IncomingMessage, type Server } from "node:http";
+import { request, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import WebSocket from "ws";
-import { MockInput } from "@/server/contracts/mock";
 import { db } from "@/server/db/client";
-import { invalidateAll, stopListening } from "@/server/services/mock-index";
-import { saveMock } from "@/server/services/mocks";
-import { resolveNamespace } from "@/server/services/namespace-access";
+import { invalidateAll } from "@/server/services/mock-index";
 import { createMockFromUndefinedRequest } from "@/server/services/undefined-requests";
-import { actorFor, makeNamespace, makeUser } from "@/server/testing/fixtures";
+import { useStubServer } from "@/server/testing/stub-server";
 import { useTestDatabase } from "@/server/testing/use-test-database";
-import { handleStubRequest } from "./http-stub";
 import { stubRecorder } from "./stub-recorder";
-import { closeStubSockets, handleStubUpgrade, SOCKET_LIMITS, sweepStubSockets } from "./ws-stub";
+import { closeStubSockets, SOCKET_LIMITS, sweepStubSockets } from "./ws-stub";
 
 useTestDatabase();
 
-let scope: Awaited<ReturnType<typeof resolveNamespace>>;
-let actor: ReturnType<typeof actorFor>;
-let server: Server;
-let base: string;
 const clients: WebSocket[] = [];
 
-beforeAll(async () => {
-  const { user } = await makeUser();
-  await makeNamespace("rt", { [user.id]: "owner" });
-  actor = actorFor(user);
-  scope = await resolveNamespace(actor, "rt");
-  server = createServer((req, res) => void handleStubRequest(req, res, "ws-test-request"));
-  server.on("upgrade", handleStubUpgrade);
-  server.listen(0, "127.0.0.1");
-  await once(server, "listening");
-  base = `ws://127.0.0.1:${(server.address() as AddressInfo).port}`;
-});
-afterAll(async () => {
-  for (const c of clients) c.terminate();
-  await closeStubSockets(100);
-  server.closeAllConnections();
-  await new Promise((r) => server.close(r));
-  await stubRecorder().drain();
-  await stopListening();
-  invalidateAll();
-});
-
-async function save(input: unknown) {
-  const result = await saveMock(actor, scope, MockInput.parse(input));
-  invalidateAll();
-  return result;
-}
+const stub = useStubServer("rt", { requestId: "ws-test-request", webSockets: true, beforeClose: () => clients.forEach((c) => c.terminate()) });
+const wsOrigin = () => stub.origin.replace(/^http/, "ws");
 
 /** A connected client whose incoming text frames queue up for `next()`. */
 async function connect(path: string, options?: WebSocket.ClientOptions) {
-  const ws = new WebSocket(`${base}${path}`, options);
+  const ws = new WebSocket(`${wsOrigin()}${path}`, options);
   clients.push(ws);
   const inbox: string[] = [];
   const waiting: ((s: string) => void)[] = [];
@@ -76,7 +44,7 @@ async function connect(path: string, options?: WebSocket.ClientOptions) {
 /** The HTTP answer to an upgrade that is refused. */
 function refused(path: string): Promise<{ status: number; body: any }> {
   return new Promise((resolve, reject) => {
-    const ws = new WebSocket(`${base}${path}`);
+    const ws = new WebSocket(`${wsOrigin()}${path}`);
     ws.on("open", () => reject(new Error("the upgrade was accepted")));
     ws.on("error", () => {});
     ws.on("unexpected-response", (_req, res) => {
@@ -89,8 +57,8 @@ function refused(path: string): Promise<{ status: number; body: any }> {
 
 describe("WebSocket mocks with a real ws client", () => {
   it("answers {event, data} messages with the configured payload as is, raw text by the 'message' event, and logs each hit", async () => {
-    const { mock } = await save({ socket: { serverName: "chat", event: "join" }, response: { payload: { joined: true, room: "lobby" } } });
-    await save({ socket: { serverName: "chat", event: "message" }, response: { payload: "pong" } });
+    const { mock } = await stub.save({ socket: { serverName: "chat", event: "join" }, response: { payload: { joined: true, room: "lobby" } } });
+    await stub.save({ socket: { serverName: "chat", event: "message" }, response: { payload: "pong" } });
     const c = await connect("/stubs/rt/chat");
     c.send({ event: "join", data: { user: "ann" } });
     expect(JSON.parse(await c.next())).toEqual({ joined: true, room: "lobby" });
@@ -108,12 +76,12 @@ describe("WebSocket mocks with a real ws client", () => {
   });
 
   it("conditions over the message data choose among several mocks of one event", async () => {
-    await save({ socket: { serverName: "market", event: "subscribe", conditions: [{ path: "$.channel", assertAction: "equals", value: "prices" }] }, response: { payload: { channel: "prices", ok: true } } });
-    await save({ socket: { serverName: "market", event: "subscribe", conditions: [{ path: "$.channel", assertAction: "equals", value: "news" }] }, response: { payload: { channel: "news", ok: true } } });
-    await save({ socket: { serverName: "market", event: "subscribe" }, response: { payload: { ok: false, reason: "unknown channel" } } });
+    await stub.save({ socket: { serverName: "market", event: "subscribe", conditions: [{ path: "$.channel", assertAction: "equals", value: "prices" }] }, response: { payload: { channel: "prices", ok: true } } });
+    await stub.save({ socket: { serverName: "market", event: "subscribe", conditions: [{ path: "$.channel", assertAction: "equals", value: "news" }] }, response: { payload: { channel: "news", ok: true } } });
+    await stub.save({ socket: { serverName: "market", event: "subscribe" }, response: { payload: { ok: false, reason: "unknown channel" } } });
     // Same serverName, event and conditions: a duplicate; another event is not.
-    await expect(save({ socket: { serverName: "market", event: "subscribe" }, response: { payload: 1 } })).rejects.toMatchObject({ code: "duplicate_entity" });
-    await save({ socket: { serverName: "market", event: "unsubscribe" }, response: { payload: 1 } });
+    await expect(stub.save({ socket: { serverName: "market", event: "subscribe" }, response: { payload: 1 } })).rejects.toMatchObject({ code: "duplicate_entity" });
+    await stub.save({ socket: { serverName: "market", event: "unsubscribe" }, response: { payload: 1 } });
     const c = await connect("/stubs/rt/market");
     c.send({ event: "subscribe", data: { channel: "news" } });
     expect(JSON.parse(await c.next())).toEqual({ channel: "news", ok: true });
@@ -124,12 +92,12 @@ describe("WebSocket mocks with a real ws client", () => {
   });
 
   it("renders templates ($.req = the data, query, headers, path parameters, fake values), honours delay and oneOf, and pushes a chain of events", async () => {
-    await save({
+    await stub.save({
       socket: { serverName: "rooms/:room", event: "echo" },
       response: { delay: 20, payload: { room: "$.pathParam.room", text: "$.req.text", token: "$.queryParams.token", agent: "$.reqHeader.x-agent[0]", id: "$.fake.UUID" } },
     });
-    await save({ socket: { serverName: "rooms/:room", event: "roll" }, oneOf: { order: "order", responses: [{ payload: "one" }, { payload: "two" }] } });
-    await save({ socket: { serverName: "rooms/:room", event: "watch" }, response: { payload: "watching", sseEventChain: { events: [{ data: { n: 1 } }, { data: { n: 2 }, delay: 5 }] } } });
+    await stub.save({ socket: { serverName: "rooms/:room", event: "roll" }, oneOf: { order: "order", responses: [{ payload: "one" }, { payload: "two" }] } });
+    await stub.save({ socket: { serverName: "rooms/:room", event: "watch" }, response: { payload: "watching", sseEventChain: { events: [{ data: { n: 1 } }, { data: { n: 2 }, delay: 5 }] } } });
     const c = await connect("/stubs/rt/rooms/blue?token=abc", { headers: { "X-Agent": "tester" } });
     c.send({ event: "echo", data: { text: "hi" } });
     const echoed = JSON.parse(await c.next());
@@ -143,7 +111,7 @@ describe("WebSocket mocks with a real ws client", () => {
   });
 
   it("an unmatched message gets an error frame and is captured as an undefined socket request; the connection stays open", async () => {
-    await save({ socket: { serverName: "desk", event: "hello" }, response: { payload: "hi" } });
+    await stub.save({ socket: { serverName: "desk", event: "hello" }, response: { payload: "hi" } });
     const c = await connect("/stubs/rt/desk");
     c.send({ event: "unknown-event", data: { a: 1 } });
     const error = JSON.parse(await c.next());
@@ -153,12 +121,12 @@ describe("WebSocket mocks with a real ws client", () => {
     c.send({ event: "hello" });
     expect(await c.next()).toBe("hi");
     await stubRecorder().drain();
-    const captured = await db().undefinedRequest.findMany({ where: { namespaceId: scope.id, protocol: "socket", path: { startsWith: "/desk" } } });
+    const captured = await db().undefinedRequest.findMany({ where: { namespaceId: stub.scope.id, protocol: "socket", path: { startsWith: "/desk" } } });
     expect(captured).toHaveLength(1);
     expect(captured[0]).toMatchObject({ method: "MESSAGE", path: "/desk unknown-event", body: { a: 1 } });
 
     // The captured message becomes a socket mock for its path and event.
-    await createMockFromUndefinedRequest(actor, scope, captured[0].id, { response: { payload: { now: "known" } } });
+    await createMockFromUndefinedRequest(stub.actor, stub.scope, captured[0].id, { response: { payload: { now: "known" } } });
     invalidateAll();
     c.send({ event: "unknown-event" });
     expect(JSON.parse(await c.next())).toEqual({ now: "known" });
@@ -169,7 +137,7 @@ describe("WebSocket mocks with a real ws client", () => {
     expect(none.status).toBe(404);
     expect(none.body).toMatchObject({ code: "not_found", details: { namespace: "rt", path: "/nowhere" } });
     await stubRecorder().drain();
-    const captured = await db().undefinedRequest.findMany({ where: { namespaceId: scope.id, path: "/nowhere" } });
+    const captured = await db().undefinedRequest.findMany({ where: { namespaceId: stub.scope.id, path: "/nowhere" } });
     expect(captured).toHaveLength(1);
     expect(captured[0]).toMatchObject({ protocol: "socket", method: "CONNECT" });
 
@@ -178,7 +146,7 @@ describe("WebSocket mocks with a real ws client", () => {
   });
 
   it("bad input: malformed JSON is raw text, an oversized message closes with 1009, neither is a server error", async () => {
-    await save({ socket: { serverName: "strict", event: "message", conditions: [{ path: "$", assertAction: "equals", value: "{oops" }] }, response: { payload: "got raw text" } });
+    await stub.save({ socket: { serverName: "strict", event: "message", conditions: [{ path: "$", assertAction: "equals", value: "{oops" }] }, response: { payload: "got raw text" } });
     const c = await connect("/stubs/rt/strict");
     c.send("{oops");
     expect(await c.next()).toBe("got raw text");
@@ -187,7 +155,7 @@ describe("WebSocket mocks with a real ws client", () => {
     expect(code).toBe(1009);
 
     // A handshake without its key is refused by ws with a 400, not a crash.
-    const { port } = server.address() as AddressInfo;
+    const { port } = stub.server.address() as AddressInfo;
     const res = await new Promise<IncomingMessage>((resolve, reject) =>
       request({ port, host: "127.0.0.1", path: "/stubs/rt/strict", headers: { Connection: "Upgrade", Upgrade: "websocket" } }).on("response", resolve).on("error", reject).end(),
     );
@@ -196,7 +164,7 @@ describe("WebSocket mocks with a real ws client", () => {
   });
 
   it("keepalive: a client that answers pings stays, one that does not is dropped", async () => {
-    await save({ socket: { serverName: "beat" }, response: { payload: "ok" } });
+    await stub.save({ socket: { serverName: "beat" }, response: { payload: "ok" } });
     const good = await connect("/stubs/rt/beat");
     const silent = await connect("/stubs/rt/beat", { autoPong: false });
     const pinged = once(good.ws, "ping");
@@ -212,7 +180,7 @@ describe("WebSocket mocks with a real ws client", () => {
   });
 
   it("shutdown closes every open socket with 1001 and refuses new upgrades", async () => {
-    await save({ socket: { serverName: "bye" }, response: { payload: "ok" } });
+    await stub.save({ socket: { serverName: "bye" }, response: { payload: "ok" } });
     const c = await connect("/stubs/rt/bye");
     const closed = once(c.ws, "close");
     await closeStubSockets();
