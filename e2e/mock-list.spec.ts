@@ -116,3 +116,57 @@ test("folders: create one and drag mocks onto it", async ({ page }) => {
   await expect(table).toContainText(b);
   await screenshot(page, "mocks-folders");
 });
+
+test("folders: rename with F2 or the pencil; Enter saves, Escape cancels, a duplicate name is refused", async ({ page }) => {
+  const api = await adminApi();
+  const ws = await newWorkspace(api, "rename");
+  const ids = new Map<string, string>();
+  for (const name of ["Orders", "Refunds"]) {
+    const res = await api.post(`/api/v1/mock-folders?namespace=${ws.namespace}`, { data: { name } });
+    expect(res.status(), await res.text()).toBe(201);
+    ids.set(name, (await res.json()).id);
+  }
+  await createMock(api, ws.namespace, { id: uniq("in-orders"), folderId: ids.get("Orders"), http: { route: "/orders" } });
+  await api.dispose();
+  await loginViaUi(page, ws.owner);
+  await page.goto(`/mocks?ns=${ws.namespace}`);
+  const folders = page.getByRole("navigation", { name: "Folders" });
+  const orders = folders.getByRole("button", { name: /^Orders/ });
+  await expect(orders).toContainText("1");
+
+  // F2 on a focused folder opens the rename dialog with the name selected; Escape cancels.
+  await orders.focus();
+  await page.keyboard.press("F2");
+  const dialog = page.getByRole("dialog", { name: "Rename folder “Orders”" });
+  const name = dialog.getByLabel("Folder name");
+  await expect(name).toBeFocused();
+  await expect(name).toHaveValue("Orders");
+  await page.keyboard.type("Ignored");
+  await page.keyboard.press("Escape");
+  await expect(dialog).toBeHidden();
+  await expect(orders).toBeVisible();
+
+  // A sibling's name is refused with the API's message, and the dialog stays open.
+  await orders.focus();
+  await page.keyboard.press("F2");
+  await page.keyboard.type("refunds");
+  await page.keyboard.press("Enter");
+  await expect(name).toHaveAttribute("aria-invalid", "true");
+  await expect(dialog).toContainText("A folder named 'refunds' already exists here");
+  await screenshot(page, "mocks-folder-rename-conflict");
+
+  // Enter saves a free name; the folder keeps its mocks.
+  await name.fill("Orders v2");
+  await page.keyboard.press("Enter");
+  await expect(page.getByText("Folder renamed to “Orders v2”")).toBeVisible();
+  await expect(dialog).toBeHidden();
+  await expect(folders.getByRole("button", { name: /^Orders v2/ })).toContainText("1");
+
+  // The pencil button does the same.
+  await folders.getByRole("button", { name: /^Refunds/ }).hover();
+  await folders.getByRole("button", { name: "Rename folder Refunds" }).click();
+  await page.getByRole("dialog").getByLabel("Folder name").fill("Returns");
+  await page.getByRole("dialog").getByRole("button", { name: "Rename folder" }).click();
+  await expect(folders.getByRole("button", { name: /^Returns/ })).toBeVisible();
+  await expect(folders.getByRole("button", { name: /^Refunds/ })).toHaveCount(0);
+});

@@ -20,6 +20,7 @@ import { batchDeleteMocks, batchMoveMocks, batchRestoreMocks, batchTagMocks } fr
 import {
   chainMocks,
   copyToNamespace,
+  deleteChain,
   deleteMock,
   getVersion,
   listMocks,
@@ -60,7 +61,12 @@ export const mocksRouter = createTRPCRouter({
   batchTags: nsWrite.input(z.object({ change: BatchTagsInput })).mutation(({ ctx, input }) => batchTagMocks(ctx.actor, ctx.scope, input.change)),
   batchMove: nsWrite.input(z.object({ move: BatchMoveInput })).mutation(({ ctx, input }) => batchMoveMocks(ctx.actor, ctx.scope, input.move)),
 
-  chain: nsRead.input(ChainParams).query(({ ctx, input }) => chainMocks(ctx.scope, input.id)),
+  /** The chain's active mocks, each with its method and route text like the list's rows. */
+  chain: nsRead.input(ChainParams).query(async ({ ctx, input }) => {
+    const chain = await chainMocks(ctx.scope, input.id);
+    return { ...chain, mocks: chain.mocks.map((m) => ({ ...m, endpoint: endpointOf(m) })) };
+  }),
+  deleteChain: nsDelete.input(ChainParams).mutation(({ ctx, input }) => deleteChain(ctx.actor, ctx.scope, input.id)),
   preview: nsRead.input(z.object({ request: PreviewInput })).mutation(({ ctx, input }) => previewFromBody(ctx.scope, input.request)),
   copyToNamespace: permissionProcedure("write")
     .input(CopyToNamespaceInput)

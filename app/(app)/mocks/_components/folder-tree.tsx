@@ -1,9 +1,10 @@
 "use client";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { Folder as FolderIcon, FolderPlus, Inbox, Layers, Trash2 } from "lucide-react";
+import { Folder as FolderIcon, FolderPlus, Inbox, Layers, Pencil, Trash2 } from "lucide-react";
 import { useState } from "react";
 import { toast } from "sonner";
 import { useTRPC } from "@/app/_trpc/client";
+import { errorMessage } from "@/components/lib/api-error";
 import { cn } from "@/components/lib/cn";
 import { toastError } from "@/components/lib/toast-error";
 import { Button } from "@/components/ui/button";
@@ -21,7 +22,7 @@ function childrenOf(folders: Folder[], parentId: string | null) {
   return folders.filter((f) => f.parentId === parentId).sort((a, b) => a.position - b.position);
 }
 
-/** Folders of the namespace as a tree; mocks (and folders) dropped on a folder move into it. */
+/** Folders of the namespace as a tree; mocks (and folders) dropped on a folder move into it; F2 renames the focused folder. */
 export function FolderTree({ value, onChange }: { value: FolderFilter; onChange: (v: FolderFilter) => void }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
@@ -29,6 +30,7 @@ export function FolderTree({ value, onChange }: { value: FolderFilter; onChange:
   const list = useQuery(trpc.folders.list.queryOptions({ namespace }, { enabled: !!namespace }));
   const folders = list.data?.folders ?? [];
   const [creating, setCreating] = useState(false);
+  const [renaming, setRenaming] = useState<Folder | null>(null);
   const [deleting, setDeleting] = useState<Folder | null>(null);
   const [dropTarget, setDropTarget] = useState<string | null>(null);
   const refresh = () => {
@@ -90,12 +92,21 @@ export function FolderTree({ value, onChange }: { value: FolderFilter; onChange:
               e.dataTransfer.effectAllowed = "move";
             }}
             onClick={() => onChange(f.id)}
+            onKeyDown={(e) => {
+              if (e.key === "F2") {
+                e.preventDefault();
+                setRenaming(f);
+              }
+            }}
             {...dropProps(f.id, f.id)}
           >
             <FolderIcon className="size-4 shrink-0 text-muted-foreground" aria-hidden />
             <span className="truncate">{f.name}</span>
             <span className="ml-auto text-xs text-muted-foreground">{f.mockCount}</span>
           </button>
+          <Button variant="ghost" size="icon-sm" className="opacity-0 group-hover:opacity-100 focus-visible:opacity-100" aria-label={`Rename folder ${f.name}`} title="Rename (F2)" onClick={() => setRenaming(f)}>
+            <Pencil aria-hidden />
+          </Button>
           <Button variant="ghost" size="icon-sm" className="opacity-0 group-hover:opacity-100 focus-visible:opacity-100" aria-label={`Delete folder ${f.name}`} onClick={() => setDeleting(f)}>
             <Trash2 aria-hidden />
           </Button>
@@ -127,6 +138,7 @@ export function FolderTree({ value, onChange }: { value: FolderFilter; onChange:
         {childrenOf(folders, null).map((f) => renderFolder(f, 0))}
       </ul>
       <NewFolderDialog open={creating} parentId={value && value !== "root" ? value : null} onClose={() => setCreating(false)} onCreated={refresh} />
+      {renaming ? <RenameFolderDialog key={renaming.id} folder={renaming} onClose={() => setRenaming(null)} onRenamed={refresh} /> : null}
       <ConfirmDialog
         open={deleting !== null}
         onOpenChange={(o) => !o && setDeleting(null)}
@@ -155,27 +167,85 @@ function NewFolderDialog({ open, parentId, onClose, onCreated }: { open: boolean
     }),
   );
   return (
+    <FolderNameDialog
+      open={open}
+      title="New folder"
+      submitLabel="Create folder"
+      name={name}
+      onName={setName}
+      error={create.error ? errorMessage(create.error) : undefined}
+      pending={create.isPending}
+      onClose={onClose}
+      onSubmit={() => create.mutate({ namespace, folder: { name, parentId } })}
+    />
+  );
+}
+
+/** Renames in place (same parent); the API's message (e.g. a sibling with that name) shows under the field. */
+function RenameFolderDialog({ folder, onClose, onRenamed }: { folder: Folder; onClose: () => void; onRenamed: () => void }) {
+  const trpc = useTRPC();
+  const namespace = useNamespace().current?.name;
+  const [name, setName] = useState(folder.name);
+  const rename = useMutation(
+    trpc.folders.update.mutationOptions({
+      onSuccess: (f) => {
+        toast.success(`Folder renamed to “${f.name}”`);
+        onRenamed();
+        onClose();
+      },
+    }),
+  );
+  return (
+    <FolderNameDialog
+      open
+      title={`Rename folder “${folder.name}”`}
+      submitLabel="Rename folder"
+      name={name}
+      onName={setName}
+      error={rename.error ? errorMessage(rename.error) : undefined}
+      pending={rename.isPending}
+      onClose={onClose}
+      onSubmit={() => (name === folder.name ? onClose() : rename.mutate({ namespace, id: folder.id, folder: { name } }))}
+    />
+  );
+}
+
+interface FolderNameDialogProps {
+  open: boolean;
+  title: string;
+  submitLabel: string;
+  name: string;
+  onName: (name: string) => void;
+  error?: string;
+  pending: boolean;
+  onClose: () => void;
+  onSubmit: () => void;
+}
+
+/** One field; Enter submits, Escape cancels. */
+function FolderNameDialog({ open, title, submitLabel, name, onName, error, pending, onClose, onSubmit }: FolderNameDialogProps) {
+  return (
     <Dialog open={open} onOpenChange={(o) => !o && onClose()}>
       <DialogContent>
         <DialogHeader>
-          <DialogTitle>New folder</DialogTitle>
+          <DialogTitle>{title}</DialogTitle>
         </DialogHeader>
         <form
           className="flex flex-col gap-4"
           onSubmit={(e) => {
             e.preventDefault();
-            create.mutate({ namespace, folder: { name, parentId } });
+            onSubmit();
           }}
         >
-          <Field label="Folder name" htmlFor="folder-name" error={create.error?.message}>
-            {(aria) => <Input {...aria} value={name} onChange={(e) => setName(e.target.value)} autoFocus />}
+          <Field label="Folder name" htmlFor="folder-name" error={error}>
+            {(aria) => <Input {...aria} value={name} onChange={(e) => onName(e.target.value)} onFocus={(e) => e.target.select()} autoFocus />}
           </Field>
           <DialogFooter>
             <Button type="button" variant="outline" onClick={onClose}>
               Cancel
             </Button>
-            <Button type="submit" pending={create.isPending}>
-              Create folder
+            <Button type="submit" pending={pending}>
+              {submitLabel}
             </Button>
           </DialogFooter>
         </form>

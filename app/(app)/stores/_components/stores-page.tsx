@@ -1,6 +1,7 @@
 "use client";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Database, Pencil, Plus, Trash2 } from "lucide-react";
+import Link from "next/link";
 import { useState } from "react";
 import { toast } from "sonner";
 import { useTRPC } from "@/app/_trpc/client";
@@ -16,6 +17,7 @@ import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@
 import { SkeletonRows } from "@/components/ui/skeleton";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { useNamespace } from "../../_components/namespace-context";
+import { useUrlParams } from "../../mocks/_components/use-url-params";
 
 const GLOBAL = "__global__";
 
@@ -29,12 +31,15 @@ function valueOf(text: string): unknown {
 }
 const textOf = (v: unknown) => (typeof v === "string" ? v : JSON.stringify(v));
 
-/** The namespace's global store and its chain stores: read, set and delete keys. */
+/** The namespace's global store and its chain stores (?chain=<id> opens one): read, set and delete keys. */
 export function StoresPage() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const namespace = useNamespace().current?.name;
-  const [which, setWhich] = useState(GLOBAL);
+  const { current, hrefWithNs } = useNamespace();
+  const namespace = current?.name;
+  const url = useUrlParams();
+  const which = url.get("chain") || GLOBAL;
+  const setWhich = (v: string) => url.set({ chain: v === GLOBAL ? null : v });
   const [otherChain, setOtherChain] = useState("");
   const chainId = which === GLOBAL ? undefined : which;
   const chains = useQuery(trpc.stores.chains.queryOptions({ namespace }, { enabled: !!namespace }));
@@ -103,7 +108,17 @@ export function StoresPage() {
       <Card>
         <CardHeader>
           <CardTitle>{chainId ? `Chain ${chainId}` : "Global store"}</CardTitle>
-          <CardDescription>One value per key; any JSON value (text that is not JSON is stored as a string).</CardDescription>
+          <CardDescription>
+            One value per key; any JSON value (text that is not JSON is stored as a string).
+            {chainId ? (
+              <>
+                {" "}
+                <Link href={hrefWithNs(`/mocks/chains/${encodeURIComponent(chainId)}`)} className="underline">
+                  The chain&apos;s mocks
+                </Link>
+              </>
+            ) : null}
+          </CardDescription>
         </CardHeader>
         <CardContent className="flex flex-col gap-4">
           <form

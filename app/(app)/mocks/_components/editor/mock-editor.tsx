@@ -1,6 +1,7 @@
 "use client";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { ArchiveRestore, Save, Trash2 } from "lucide-react";
+import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useCallback, useEffect, useState } from "react";
 import { toast } from "sonner";
@@ -16,6 +17,7 @@ import { PageHeader } from "@/components/ui/page-header";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
 import { RequestLogView } from "../../../logs/_components/request-log-view";
 import { useNamespace } from "../../../_components/namespace-context";
+import { ChainPanel } from "../chain-panel";
 import { ProtocolBadge } from "../protocol-badge";
 import { useUrlParams } from "../use-url-params";
 import { DetailsSection } from "./details-section";
@@ -115,6 +117,8 @@ export function MockEditor({ mockId, initial, deleted = false, version, fromUnde
   }, [submitRef]);
 
   const protocol = protocolOfDraft(draft);
+  // The saved chain id, not the draft's: the Chain tab shows what the server has.
+  const chainId = !isNew && typeof initial.chainId === "string" && initial.chainId ? initial.chainId : null;
   const http = draft.http as { route?: string } | undefined;
   const stubPath = `/stubs/${namespace ?? "<namespace>"}${(draft.pathPrefix as string | undefined) ?? ""}${http?.route ?? ""}`;
 
@@ -127,6 +131,11 @@ export function MockEditor({ mockId, initial, deleted = false, version, fromUnde
             <ProtocolBadge protocol={protocol} />
             {protocol === "http" ? <code className="font-mono text-xs">{stubPath}</code> : null}
             {version ? <span>version {version}</span> : null}
+            {chainId ? (
+              <Link href={hrefWithNs(`/mocks/chains/${encodeURIComponent(chainId)}`)} className="hover:underline">
+                chain <code className="font-mono text-xs">{chainId}</code>
+              </Link>
+            ) : null}
             {fromUndefinedRequest ? <span>from an undefined request; saving resolves it</span> : null}
           </span>
         }
@@ -187,6 +196,7 @@ export function MockEditor({ mockId, initial, deleted = false, version, fromUnde
           {!isNew ? <TabsTrigger value="try">Try it</TabsTrigger> : null}
           {!isNew ? <TabsTrigger value="history">History</TabsTrigger> : null}
           {!isNew ? <TabsTrigger value="log">Request log</TabsTrigger> : null}
+          {chainId ? <TabsTrigger value="chain">Chain</TabsTrigger> : null}
         </TabsList>
         <TabsContent value="form" className="flex flex-col gap-4">
           <DetailsSection draft={draft} set={set} isNew={isNew} />
@@ -212,6 +222,11 @@ export function MockEditor({ mockId, initial, deleted = false, version, fromUnde
             <TabsContent value="log">
               <RequestLogView mockId={mockId} />
             </TabsContent>
+            {chainId ? (
+              <TabsContent value="chain">
+                <ChainPanel chainId={chainId} currentMockId={mockId} showPageLink />
+              </TabsContent>
+            ) : null}
           </>
         ) : null}
       </Tabs>
