@@ -187,6 +187,14 @@ describe("the stream function (serveStub)", () => {
     expect(chunks).toEqual(["data: 1\n\n", "data: 2\n\n", "data: 3\n\n"]);
   });
 
+  it("a chain without delays is sent whole, in one body with its length", async () => {
+    await stub.save({ sse: { eventPath: "/sse/burst" }, response: { sseEventChain: { events: [{ eventName: "a", data: { n: 1 } }, { data: "two" }] } } });
+    const out = await serveStub({ method: "GET", url: "/stubs/live/sse/burst", headers: {}, rawBody: "", requestId: "r3" });
+    expect(out.stream).toBeUndefined();
+    expect(out.headers["Content-Type"]).toBe("text/event-stream");
+    expect(out.body).toBe('event: a\ndata: {"n":1}\n\ndata: two\n\n');
+  });
+
   it("stops at once when the client goes away, even in a long delay", async () => {
     await stub.save({ sse: { eventPath: "/sse/slow" }, response: { sseEventChain: { events: [{ data: "first" }, { data: "never", delay: 600_000 }] } } });
     const out = await serveStub({ method: "GET", url: "/stubs/live/sse/slow", headers: {}, rawBody: "", requestId: "r2" });

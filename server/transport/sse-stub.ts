@@ -59,6 +59,11 @@ export function streamOutput(response: EngineResponse, defaultEventName: string 
   headers["X-Request-Id"] = requestId;
   // A mock without a chain but with a payload sends that payload as its one event.
   const events = response.events ?? (response.body === undefined ? [] : [{ eventName: undefined, data: response.body, delayMs: 0 }]);
+  // A chain without delays is known whole at once: one write (with Content-Length) instead of
+  // a chunk per event. EventSource clients read it the same way.
+  if (events.every((e) => e.delayMs === 0)) {
+    return { status: 200, headers, body: events.map((e) => formatSseEvent(e.eventName ?? defaultEventName, e.data)).join(""), delayMs: response.delayMs };
+  }
   return {
     status: 200,
     headers,
