@@ -39,6 +39,19 @@ export function compileRoute(pattern: string): CompiledRoute {
   return { pattern: normalizePath(pattern), segments, literalCount: segments.filter((s) => s.kind === "literal").length };
 }
 
+/** Whether a route pattern fits a path (segments only: no method, no conditions). */
+export function routeFits(route: CompiledRoute, path: string): boolean {
+  const segments = splitPath(path);
+  const segs = route.segments;
+  for (let i = 0; i < segs.length; i++) {
+    const s = segs[i];
+    if (s.kind === "rest") return segments.length > i;
+    if (i >= segments.length) return false;
+    if (s.kind === "literal" && s.value !== safeDecode(segments[i])) return false;
+  }
+  return segs.length === segments.length;
+}
+
 export function safeDecode(segment: string): string {
   try {
     return decodeURIComponent(segment);

@@ -36,11 +36,8 @@ async function answerField(ctx: StubContext, req: EngineRequest, operation: Para
 }
 
 async function serveGraphql(ctx: StubContext): Promise<StubOutput | null> {
+  if (!isGraphqlCall(ctx)) return null;
   const method = ctx.input.method.toUpperCase();
-  if (method !== "POST" && method !== "GET") return null;
-  if (!servesPath(ctx.index.indexes.graphql, ctx.path)) return null;
-  // A GET without ?query= at the GraphQL path (a health check, a playground page) is plain HTTP.
-  if (method === "GET" && ctx.query.query === undefined) return null;
 
   const read = readGraphqlRequest(method, ctx.input.headers["content-type"]?.[0] ?? "", ctx.text, ctx.query);
   if (!read.ok) return httpCouldAnswer(ctx) ? null : requestError(ctx, 400, read.message, read.code);
@@ -133,4 +130,12 @@ async function proxied(ctx: StubContext, result: Matched, request: GraphqlReques
   return { ...out, delayMs: result.response.delayMs, afterSend };
 }
 
-export const graphqlAdapter: StubAdapter = { protocol: "graphql", serve: serveGraphql };
+export const graphqlAdapter: StubAdapter = { protocol: "graphql", claims: isGraphqlCall, serve: serveGraphql };
+
+/** A POST, or a GET with ?query=, at a path where a GraphQL mock lives (a bare GET there — a health check, a playground — is plain HTTP). */
+function isGraphqlCall(ctx: StubContext): boolean {
+  const method = ctx.input.method.toUpperCase();
+  if (method !== "POST" && method !== "GET") return false;
+  if (method === "GET" && ctx.query.query === undefined) return false;
+  return servesPath(ctx.index.indexes.graphql, ctx.path);
+}

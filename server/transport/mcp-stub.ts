@@ -24,6 +24,7 @@ import {
 } from "@/server/engine/protocols/mcp";
 import { packageVersion } from "@/server/release";
 import { allAfterSend, webhooksAfterSend } from "./matched-webhooks";
+import { httpCouldAnswer } from "./route-presence";
 import type { StubAdapter } from "./stub-adapters";
 import { answer, jsonOutput, recordHit, recordMiss, type StubContext, type StubOutput } from "./stub-context";
 
@@ -82,20 +83,16 @@ export const mcpAdapter: StubAdapter = {
     if (method === "GET") {
       // The SDK opens a server-to-client stream with a GET; 405 says there is none.
       const wantsStream = ctx.input.headers.accept?.some((a) => a.includes("text/event-stream"));
-      if (!wantsStream || (!server && httpMockHere(ctx, "GET"))) return null;
+      if (!wantsStream || (!server && httpCouldAnswer(ctx))) return null;
       return { status: 405, headers: { Allow: "POST, DELETE", "X-Request-Id": ctx.requestId }, body: "", delayMs: 0 };
     }
     if (method === "DELETE" && ctx.input.headers["mcp-session-id"]) {
-      if (!server && httpMockHere(ctx, "DELETE")) return null;
+      if (!server && httpCouldAnswer(ctx)) return null;
       return { status: 204, headers: { "X-Request-Id": ctx.requestId }, body: "", delayMs: 0 };
     }
     return null;
   },
 };
-
-function httpMockHere(ctx: StubContext, method: string): boolean {
-  return (ctx.index.indexes.http?.match(method, ctx.path, undefined).length ?? 0) > 0;
-}
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 const validId = (id: unknown): id is JsonRpcId => typeof id === "string" || (typeof id === "number" && Number.isFinite(id));
@@ -117,7 +114,7 @@ async function post(ctx: StubContext, server: McpServerCatalog | undefined): Pro
   } catch {
     // At the namespace root without MCP mocks, only a body that claims to be JSON is taken as a broken MCP call.
     const claimsJson = (ctx.input.headers["content-type"]?.[0] ?? "").toLowerCase().includes("json");
-    if (!server && (!claimsJson || httpMockHere(ctx, "POST"))) return null;
+    if (!server && (!claimsJson || httpCouldAnswer(ctx))) return null;
     return rpcOutput(400, rpcError(null, JSONRPC.parseError, "Parse error: the body is not JSON"), ctx);
   }
   const batch = Array.isArray(parsed);
@@ -132,7 +129,7 @@ async function post(ctx: StubContext, server: McpServerCatalog | undefined): Pro
   // MCP server path, other JSON-RPC methods go to HTTP mocks of the path if any.
   if (rpc.length === 0) return null;
   const mcpLike = rpc.some((m) => isMcpMethod(m.method) || (server !== undefined && m.method === undefined && (m.result !== undefined || m.error !== undefined)));
-  if (!server ? !mcpLike || httpMockHere(ctx, "POST") : !mcpLike && httpMockHere(ctx, "POST")) return null;
+  if (!server ? !mcpLike || httpCouldAnswer(ctx) : !mcpLike && httpCouldAnswer(ctx)) return null;
 
   const replies: Reply[] = [];
   for (const m of messages) {

@@ -30,6 +30,7 @@ import {
   type ListParams,
   type S3ErrorInfo,
 } from "./s3-wire";
+import { httpCouldAnswer } from "./route-presence";
 import type { StubAdapter } from "./stub-adapters";
 import { answer, engineOutput, recordHit, recordMiss, type StubContext, type StubOutput } from "./stub-context";
 
@@ -63,7 +64,7 @@ export const s3Adapter: StubAdapter = {
     }
     if (!looksLikeS3(ctx.input.headers, ctx.query)) return null;
     // An HTTP mock on this route keeps it, whatever the client.
-    if (ctx.index.indexes.http?.match(ctx.input.method.toUpperCase(), ctx.path, undefined).length) return null;
+    if (httpCouldAnswer(ctx)) return null;
     const target = splitS3Path(ctx.path);
     const bucket = target?.bucket ?? "";
     recordMiss(ctx, { protocol: "s3", method: ctx.input.method.toUpperCase(), body: target ? viewOf(ctx, target.bucket, target.key) : undefined });

@@ -27,10 +27,8 @@ function fault(ctx: StubContext, version: SoapVersion, status: number, side: "Cl
 }
 
 async function serveSoap(ctx: StubContext): Promise<StubOutput | null> {
-  if (ctx.input.method.toUpperCase() !== "POST") return null;
+  if (!isSoapCall(ctx)) return null;
   const signals = soapSignals(ctx.input.headers);
-  const contentType = ctx.input.headers["content-type"]?.[0] ?? "";
-  if (!signals.declared && !looksLikeEnvelope(contentType, ctx.text)) return null;
   const served = servesPath(ctx.index.indexes.soap, ctx.path);
   // No SOAP mock lives here: HTTP mocks get the request, unless it is plainly
   // SOAP and nothing else can answer it — then the caller gets a SOAP fault.
@@ -70,4 +68,10 @@ async function serveSoap(ctx: StubContext): Promise<StubOutput | null> {
   return out;
 }
 
-export const soapAdapter: StubAdapter = { protocol: "soap", serve: serveSoap };
+export const soapAdapter: StubAdapter = { protocol: "soap", claims: isSoapCall, serve: serveSoap };
+
+/** A POST that says it is SOAP (SOAPAction, SOAP 1.2 content type) or carries an envelope. */
+function isSoapCall(ctx: StubContext): boolean {
+  if (ctx.input.method.toUpperCase() !== "POST") return false;
+  return soapSignals(ctx.input.headers).declared || looksLikeEnvelope(ctx.input.headers["content-type"]?.[0] ?? "", ctx.text);
+}

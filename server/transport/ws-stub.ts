@@ -11,7 +11,7 @@ import { STATUS_CODES, type IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
 import { setTimeout as sleep } from "node:timers/promises";
 import { WebSocketServer, type RawData, type WebSocket } from "ws";
-import { parseSocketMessage, routeMatches, socketReply } from "@/server/engine/protocols/socket";
+import { parseSocketMessage, socketReply } from "@/server/engine/protocols/socket";
 import type { EngineRequest } from "@/server/engine/types";
 import { requestIdFrom } from "@/server/http/request-meta";
 import { logger } from "@/server/lib/logger";
@@ -19,6 +19,7 @@ import { namespaceMocks, namespaceMocksNow, type NamespaceIndex } from "@/server
 import { namespaceStores, namespaceStoresNow } from "@/server/services/stores";
 import { fireWebhooks } from "@/server/services/webhooks";
 import { isStubPath } from "./http-stub";
+import { servesPath } from "./route-presence";
 import { answer, engineDeps, recordHit, recordMiss, type StubContext } from "./stub-context";
 import { queryOf, splitStubUrl } from "./stub-core";
 
@@ -115,7 +116,7 @@ async function upgrade(req: IncomingMessage, socket: Duplex, head: Buffer, reque
     closed: new AbortController(),
     alive: true,
   };
-  if (!hasSocketMock(index, path)) {
+  if (!servesPath(index.indexes.socket, path)) {
     const ctx = await contextFor(conn, index, "", requestId);
     recordMiss(ctx, { protocol: "socket", method: "CONNECT", body: null });
     const body = { error: `No WebSocket mock at ${path} in namespace '${namespace}'`, code: "not_found", request_id: requestId, details: { namespace, path } };
@@ -127,13 +128,6 @@ async function upgrade(req: IncomingMessage, socket: Duplex, head: Buffer, reque
 }
 
 /** Any socket mock of the namespace whose serverName route fits the path, whatever its event. */
-function hasSocketMock(index: NamespaceIndex, path: string): boolean {
-  const sockets = index.indexes.socket;
-  if (!sockets) return false;
-  for (const mock of sockets.all()) if (routeMatches(mock.route, path)) return true;
-  return false;
-}
-
 /** An HTTP error answer on a socket that will not be upgraded. */
 function refuse(socket: Duplex, status: number, body: unknown, requestId: string) {
   if (socket.destroyed) return;

@@ -10,7 +10,7 @@
 import type { Condition, MockDefinition } from "@/server/contracts/mock";
 import type { CompiledMock } from "../compile-mock";
 import { parsePath } from "../json-path";
-import { normalizePath, safeDecode, splitPath, type CompiledRoute } from "../route";
+import { normalizePath, routeFits, type CompiledRoute } from "../route";
 import type { RouteIndex } from "../route-index";
 import type { Placer } from "./placement";
 
@@ -85,22 +85,10 @@ function bySelection(a: CompiledMock, b: CompiledMock): number {
   return b.priority - a.priority || b.conditionCount - a.conditionCount || b.sequence - a.sequence;
 }
 
-export function routeMatches(route: CompiledRoute, path: string): boolean {
-  const segments = splitPath(path);
-  const segs = route.segments;
-  for (let i = 0; i < segs.length; i++) {
-    const s = segs[i];
-    if (s.kind === "rest") return segments.length > i;
-    if (i >= segments.length) return false;
-    if (s.kind === "literal" && s.value !== safeDecode(segments[i])) return false;
-  }
-  return segments.length === segs.length;
-}
-
 /** What the server at `path` offers: the union of every catalog whose route fits (usually one). */
 export function mcpServerAt(index: RouteIndex<CompiledMock> | undefined, path: string): McpServerCatalog | undefined {
   if (!index) return undefined;
-  const fitting = mcpCatalogs(index).filter((c) => routeMatches(c.route, path));
+  const fitting = mcpCatalogs(index).filter((c) => routeFits(c.route, path));
   if (fitting.length <= 1) return fitting[0];
   const merged: McpServerCatalog = { route: fitting[0].route, tools: new Map(), prompts: new Map(), resources: new Map() };
   for (const c of fitting) {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { MockInput, type MockDefinition } from "@/server/contracts/mock";
 import { buildNamespace, handle } from "../engine";
-import { compileRoute } from "../route";
+import { compileRoute, routeFits } from "../route";
 import { memoryDeps } from "../testing";
-import { parseSocketMessage, placeSocket, routeMatches, socketReply } from "./socket";
+import { parseSocketMessage, placeSocket, socketReply } from "./socket";
 
 let seq = 0;
 function mock(input: Record<string, unknown>): { mock: MockDefinition; sequence: number; createdAt: number } {
@@ -45,15 +45,15 @@ describe("socketReply", () => {
   });
 });
 
-describe("routeMatches", () => {
+describe("routeFits", () => {
   it("matches literal, parameter and rest segments whatever the event", () => {
-    expect(routeMatches(compileRoute("/chat"), "/chat")).toBe(true);
-    expect(routeMatches(compileRoute("/chat"), "/chat/x")).toBe(false);
-    expect(routeMatches(compileRoute("/rooms/:id"), "/rooms/7")).toBe(true);
-    expect(routeMatches(compileRoute("/rooms/:id"), "/rooms")).toBe(false);
-    expect(routeMatches(compileRoute("/feeds/*"), "/feeds/a/b")).toBe(true);
-    expect(routeMatches(compileRoute("/feeds/*"), "/feeds")).toBe(false);
-    expect(routeMatches(compileRoute("/a%20b"), "/a%20b")).toBe(true);
+    expect(routeFits(compileRoute("/chat"), "/chat")).toBe(true);
+    expect(routeFits(compileRoute("/chat"), "/chat/x")).toBe(false);
+    expect(routeFits(compileRoute("/rooms/:id"), "/rooms/7")).toBe(true);
+    expect(routeFits(compileRoute("/rooms/:id"), "/rooms")).toBe(false);
+    expect(routeFits(compileRoute("/feeds/*"), "/feeds/a/b")).toBe(true);
+    expect(routeFits(compileRoute("/feeds/*"), "/feeds")).toBe(false);
+    expect(routeFits(compileRoute("/a%20b"), "/a%20b")).toBe(true);
   });
 });
 

@@ -3,7 +3,7 @@
 // GraphQL only); each text message is matched by its event name (the
 // selector, `socket.event`; a mock without one takes any event) and by
 // `socket.conditions` over the message's data.
-import { joinRoute, safeDecode, splitPath, type CompiledRoute } from "../route";
+import { joinRoute } from "../route";
 import type { Placer } from "./placement";
 
 export const placeSocket: Placer = (def) => {
@@ -48,14 +48,3 @@ export function socketReply(payload: unknown): string | undefined {
 }
 
 /** Whether a route pattern matches a request path (any event): decides whether a connection is accepted. */
-export function routeMatches(route: CompiledRoute, path: string): boolean {
-  const segments = splitPath(path).map(safeDecode);
-  const segs = route.segments;
-  for (let i = 0; i < segs.length; i++) {
-    const s = segs[i];
-    if (s.kind === "rest") return segments.length > i;
-    if (i >= segments.length) return false;
-    if (s.kind === "literal" && s.value !== segments[i]) return false;
-  }
-  return segs.length === segments.length;
-}
