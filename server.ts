@@ -1,16 +1,17 @@
-// The web process: a Next.js custom server on PORT (default 5770). Stub
-// traffic (/stubs/*) and WebSocket upgrades are served on node:http directly
-// (about 35x faster than a route handler, see ARCHITECTURE.md); everything
-// else goes to Next.
-import { EventEmitter } from "node:events";
+// The web process: PORT (default 5770). Stub traffic (/stubs/*) and WebSocket
+// upgrades are served here on node:http directly (about 35x faster than a
+// route handler, see ARCHITECTURE.md); everything else is handed to the
+// Next.js process this one starts (server/runtime/next-app.ts), which has no
+// port of its own. Next.js is kept out of this process on purpose: see
+// docs/decisions.md, "Two processes behind port 5770".
 import http from "node:http";
-import next from "next";
 import { env } from "@/server/env";
 import { randomUUID } from "node:crypto";
-import { isRequestId, PEER_HEADER, requestIdFrom } from "@/server/http/request-meta";
+import { isRequestId, PEER_HEADER } from "@/server/http/request-meta";
 import { logger } from "@/server/lib/logger";
-import { observeRequest } from "@/server/observability/metrics";
+import { startNextChild } from "@/server/runtime/next-child";
 import { handleStubRequest, isStubPath } from "@/server/transport/http-stub";
+import { createNextProxy } from "@/server/transport/next-proxy";
 import { drainWebhooks } from "@/server/services/webhooks";
 import { stubRecorder } from "@/server/transport/stub-recorder";
 import { closeStubSockets, handleStubUpgrade } from "@/server/transport/ws-stub";
@@ -42,32 +43,18 @@ function serveStub(req: http.IncomingMessage, res: http.ServerResponse) {
 
 async function main() {
   const { PORT: port, HOST: host } = env();
-  // Next attaches its own 'upgrade' listener to the server it is given and
-  // closes sockets it does not recognise; give it a decoy so stub WebSockets survive.
-  const decoy = new EventEmitter() as unknown as http.Server;
-  const app = next({ dev: false, dir: process.cwd(), hostname: "localhost", port, httpServer: decoy });
-  const handle = app.getRequestHandler();
-  await app.prepare();
+  const nextApp = await startNextChild();
+  const toNext = createNextProxy(nextApp.socketPath);
 
   const server = http.createServer((req, res) => {
     const url = req.url ?? "/";
     if (url.startsWith("/stubs") && isStubPath(url.split("?", 1)[0])) return serveStub(req, res);
-    const started = process.hrtime.bigint();
-    const requestId = requestIdFrom({ get: (n) => (req.headers[n] as string | undefined) ?? null });
+    const incoming = req.headers["x-request-id"];
+    const requestId = typeof incoming === "string" && isRequestId(incoming) ? incoming : randomUUID();
     req.headers["x-request-id"] = requestId;
+    // Only this process sees the client's socket; a client-sent value is overwritten.
     req.headers[PEER_HEADER] = req.socket.remoteAddress ?? "unknown";
-    const pathname = url.split("?", 1)[0];
-    res.on("finish", () => {
-      observeRequest(req.method ?? "GET", pathname, res.statusCode, Number(process.hrtime.bigint() - started) / 1e9);
-    });
-    if (!res.hasHeader("X-Request-Id")) res.setHeader("X-Request-Id", requestId);
-    handle(req, res).catch((err) => {
-      log.error({ err, requestId }, "request failed");
-      if (!res.headersSent) {
-        res.writeHead(500, { "Content-Type": "application/json" });
-        res.end(JSON.stringify({ error: "Internal server error", code: "internal", request_id: requestId }));
-      }
-    });
+    toNext.forward(req, res, requestId);
   });
   // WebSocket stubs (/stubs/<namespace>/<serverName>); any other upgrade is refused with a 404.
   server.on("upgrade", handleStubUpgrade);
@@ -78,21 +65,31 @@ async function main() {
   log.info({ port, host }, `web listening on http://localhost:${port}`);
 
   let closing = false;
-  const shutdown = (signal: string) => {
+  const shutdown = (signal: string, code = 0) => {
     if (closing) return;
     closing = true;
     log.info({ signal }, "web shutting down");
-    // Stop taking requests, finish the ones in flight, then write the queued bookkeeping and finish webhook deliveries.
+    // Stop taking requests, finish the ones in flight (the Next.js process finishes its own),
+    // then write the queued bookkeeping and finish webhook deliveries.
     // Open stub WebSockets are closed (1001) first: server.close waits for every connection.
     void closeStubSockets();
+    const nextStopped = nextApp.stop();
     server.close(() => {
-      void Promise.allSettled([stubRecorder().drain(), drainWebhooks()]).finally(() => process.exit(0));
+      void Promise.allSettled([stubRecorder().drain(), drainWebhooks(), nextStopped]).finally(() => {
+        toNext.close();
+        process.exit(code);
+      });
     });
     server.closeIdleConnections();
-    setTimeout(() => process.exit(0), 10_000).unref();
+    setTimeout(() => process.exit(code), 13_000).unref();
   };
   process.on("SIGTERM", () => shutdown("SIGTERM"));
   process.on("SIGINT", () => shutdown("SIGINT"));
+  nextApp.process.once("exit", (exitCode, signal) => {
+    if (closing) return;
+    log.error({ exitCode, signal }, "the Next.js process exited; stopping");
+    shutdown("next-exit", 1);
+  });
 }
 
 main().catch((err) => {

@@ -1,5 +1,7 @@
-// Prometheus metrics. The registry lives on globalThis: server.ts records
-// requests, the /metrics route (inside the Next bundle) reads the same one.
+// Prometheus metrics. The registry lives on globalThis (the Next bundle has its
+// own module copies). server.ts records stub traffic in its process, the Next.js
+// process records the rest; /metrics (served by the Next process) adds the
+// stub server's numbers, asked for over the IPC channel between the two.
 import client from "prom-client";
 import { allEndpoints } from "@/server/contracts/api";
 
@@ -70,4 +72,46 @@ export function observeStub(method: string, status: number, seconds: number) {
   }
   c.count.inc();
   c.duration.observe(seconds);
+}
+
+type MetricsJson = Awaited<ReturnType<client.Registry["getMetricsAsJSON"]>>;
+type MetricsMessage = { type: "metrics-request"; id: number } | { type: "metrics"; id: number; metrics: MetricsJson };
+let nextRequestId = 0;
+
+/** The stub server's metrics, when this is the Next.js process it started (undefined otherwise or if it does not answer in a second). */
+function parentMetrics(): Promise<MetricsJson | undefined> {
+  if (!process.send || !process.env.POLYMOCK_NEXT_SOCKET) return Promise.resolve(undefined);
+  const id = ++nextRequestId;
+  return new Promise((resolve) => {
+    const done = (value: MetricsJson | undefined) => {
+      clearTimeout(timer);
+      process.off("message", onMessage);
+      resolve(value);
+    };
+    const onMessage = (m: MetricsMessage) => {
+      if (m?.type === "metrics" && m.id === id) done(m.metrics);
+    };
+    const timer = setTimeout(() => done(undefined), 1000);
+    process.on("message", onMessage);
+    process.send!({ type: "metrics-request", id } satisfies MetricsMessage);
+  });
+}
+
+/** Answers the Next.js process's requests for this process's metrics. */
+export function serveMetricsTo(child: import("node:child_process").ChildProcess) {
+  child.on("message", (m: MetricsMessage) => {
+    if (m?.type !== "metrics-request") return;
+    void metrics()
+      .registry.getMetricsAsJSON()
+      .then((json) => child.connected && child.send({ type: "metrics", id: m.id, metrics: json } satisfies MetricsMessage));
+  });
+}
+
+/** The Prometheus text of this process, summed with the stub server's when there is one (counters and histograms add up; gauges use prom-client's per-metric aggregator). */
+export async function metricsExposition(): Promise<{ text: string; contentType: string }> {
+  const { registry } = metrics();
+  const parent = await parentMetrics();
+  if (!parent) return { text: await registry.metrics(), contentType: registry.contentType };
+  const merged = client.AggregatorRegistry.aggregate([await registry.getMetricsAsJSON(), parent]);
+  return { text: await merged.metrics(), contentType: merged.contentType };
 }

@@ -1,12 +1,13 @@
 // `npm start`: builds the web UI if needed, starts the embedded database when
 // DATABASE_URL is not set, applies migrations, creates the admin user and the
-// sandbox namespace, then runs the web process (server.ts) and the
-// protocol-runner, and stops all of them together.
+// sandbox namespace, then runs the web process (server.ts, bundled; it starts
+// the Next.js process itself) and the protocol-runner, and stops all of them together.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import { lockDataDir, secretFile, startEmbeddedDatabase, type EmbeddedDatabase } from "@/server/db/embedded";
 import { migrate } from "@/server/db/migrate";
 import { buildIsStale } from "./build-check";
+import { bundleServer, entryCommand } from "./server-bundle";
 
 const root = process.cwd();
 const say = (msg: string) => console.log(`[polymock] ${msg}`);
@@ -19,6 +20,8 @@ async function main() {
     const result = spawnSync(process.execPath, [path.join(root, "node_modules", "next", "dist", "bin", "next"), "build"], { stdio: "inherit", env: { ...process.env, NODE_ENV: "production" } });
     if (result.status !== 0) throw new Error("next build failed");
   }
+
+  await bundleServer(root);
 
   const releaseLock = await lockDataDir(dataDir);
   let embedded: EmbeddedDatabase | undefined;
@@ -66,8 +69,9 @@ async function main() {
     return;
   }
 
-  const run = (name: string, entry: string, extraEnv: Record<string, string>) => {
-    const child = spawn(process.execPath, ["--import", "tsx", entry], {
+  const run = (name: string, entry: string, extraEnv: Record<string, string>, bundled: boolean) => {
+    const { nodeArgs, file } = entryCommand(root, entry, bundled);
+    const child = spawn(process.execPath, [...nodeArgs, file], {
       stdio: "inherit",
       env: { ...process.env, ...extraEnv },
       cwd: root,
@@ -83,8 +87,8 @@ async function main() {
     });
     children.push(child);
   };
-  run("web", "server.ts", { NODE_ENV: "production", SERVICE_NAME: "web" });
-  run("protocol-runner", "protocol-runner/main.ts", { NODE_ENV: "production", SERVICE_NAME: "protocol-runner" });
+  run("web", "server.ts", { NODE_ENV: "production", SERVICE_NAME: "web" }, true);
+  run("protocol-runner", "protocol-runner/main.ts", { NODE_ENV: "production", SERVICE_NAME: "protocol-runner" }, false);
   say(`serving on http://localhost:${process.env.PORT ?? 5770}`);
 }
 

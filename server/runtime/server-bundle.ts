@@ -1,0 +1,56 @@
+// `npm start` runs the web processes as JavaScript bundled by esbuild (our
+// TypeScript only; packages stay in node_modules), not through tsx: no
+// loader thread and no per-function `__name` wrappers on the stub path, and
+// less memory. The bundle lives under .next/ (a build artefact, next to the
+// Next.js build) so packages resolve from the project's node_modules. Tests
+// and `npm run dev` still run the sources.
+import path from "node:path";
+
+export const BUNDLE_DIR = path.join(".next", "polymock");
+const ENTRIES = ["server.ts", "server/runtime/next-app.ts"];
+
+/** The bundled file for a source entry, e.g. server.ts → .next/polymock/server.mjs. */
+export function bundledEntry(root: string, entry: string): string {
+  return path.join(root, BUNDLE_DIR, entry.replace(/\.ts$/, ".mjs"));
+}
+
+/** True in a process started from the bundle. */
+export function runningBundled(): boolean {
+  return import.meta.url.endsWith(".mjs");
+}
+
+/** How to run a source entry: the bundle when `bundled`, otherwise the sources through tsx. */
+export function entryCommand(root: string, entry: string, bundled = runningBundled()): { nodeArgs: string[]; file: string } {
+  return bundled ? { nodeArgs: [], file: bundledEntry(root, entry) } : { nodeArgs: ["--import", "tsx"], file: path.join(root, entry) };
+}
+
+/** This process's Node flags (e.g. --cpu-prof) without its tsx loader. */
+export function inheritedNodeFlags(): string[] {
+  const out: string[] = [];
+  const argv = process.execArgv;
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === "--import" && argv[i + 1] === "tsx") i++;
+    else if (argv[i] !== "--import=tsx") out.push(argv[i]);
+  }
+  return out;
+}
+
+/** Bundles the web process entries (about a second). */
+export async function bundleServer(root: string): Promise<void> {
+  const { build } = await import("esbuild");
+  await build({
+    absWorkingDir: root,
+    entryPoints: ENTRIES,
+    outdir: BUNDLE_DIR,
+    outbase: ".",
+    outExtension: { ".js": ".mjs" },
+    bundle: true,
+    packages: "external",
+    platform: "node",
+    format: "esm",
+    target: "node20",
+    tsconfig: "tsconfig.json",
+    sourcemap: "linked",
+    logLevel: "warning",
+  });
+}
