@@ -1,5 +1,5 @@
-import { describe, expect, it } from "vitest";
-import { HitRecorder, LOG_KEEP, type FoldedMiss, type HitRecord, type MissRecord, type MockHits } from "./hit-recorder";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { ANNOUNCE_PER_BATCH, HitRecorder, LOG_KEEP, type FoldedMiss, type HitRecord, type MissRecord, type MockHits } from "./hit-recorder";
 
 const hit = (i: number, mockId = `m${i % 3}`, countUse = true): HitRecord => ({ namespaceId: "n", namespace: "sandbox", mockId, countUse, calledAt: Date.now(), method: "GET", url: `/x/${i}`, headers: {}, query: {}, body: null, status: 200, durationMs: 1 });
 const miss = (path = "/nope", protocol?: string): MissRecord => ({ namespaceId: "n", namespace: "sandbox", protocol, method: "GET", path, query: {}, headers: {}, body: null });
@@ -53,5 +53,45 @@ describe("HitRecorder", () => {
     const rec = new HitRecorder({ writeHits: async () => { throw new Error("db down"); }, writeMisses: async () => {} });
     rec.hit(hit(1));
     await expect(rec.drain()).resolves.toBeUndefined();
+  });
+
+  describe("under sustained load", () => {
+    afterEach(() => {
+      vi.useRealTimers();
+    });
+
+    it("writes batches every 5 s after one overflowed, announces the newest hits every second meanwhile, and never announces a hit twice", async () => {
+      vi.useFakeTimers();
+      const hits: MockHits[] = [];
+      const announced: HitRecord[][] = [];
+      const rec = new HitRecorder({ writeHits: async (b) => void hits.push(...b), writeMisses: async () => {}, announce: async (r) => void announced.push(r) });
+      let i = 0;
+      const burst = (n: number) => {
+        for (let k = 0; k < n; k++) rec.hit(hit(i++, "busy"));
+      };
+      burst(LOG_KEEP + 5); // overflows the first batch: written after the usual 200 ms
+      await vi.advanceTimersByTimeAsync(200);
+      expect(hits).toHaveLength(1);
+      expect(hits[0].unannounced).toBe(LOG_KEEP);
+
+      burst(300); // the next batch waits 5 s; a live tick announces the newest 100 after 1 s
+      await vi.advanceTimersByTimeAsync(1000);
+      expect(hits).toHaveLength(1);
+      expect(announced).toHaveLength(1);
+      expect(announced[0].map((r) => r.url)).toEqual(Array.from({ length: ANNOUNCE_PER_BATCH }, (_, k) => `/x/${i - ANNOUNCE_PER_BATCH + k}`));
+
+      burst(7); // only what came since the last tick
+      await vi.advanceTimersByTimeAsync(1000);
+      expect(announced[1].map((r) => r.url)).toEqual(Array.from({ length: 7 }, (_, k) => `/x/${i - 7 + k}`));
+
+      await vi.advanceTimersByTimeAsync(3000);
+      expect(hits).toHaveLength(2);
+      expect(hits[1].hits).toBe(307);
+      expect(hits[1].unannounced).toBe(0);
+
+      burst(1); // that batch did not overflow: back to 200 ms
+      await vi.advanceTimersByTimeAsync(200);
+      expect(hits).toHaveLength(3);
+    });
   });
 });

@@ -47,6 +47,8 @@ export interface MockHits {
   uses: number;
   /** The newest records of the batch, oldest first (at most LOG_KEEP). */
   records: HitRecord[];
+  /** How many of the newest records no live tick has announced yet. */
+  unannounced: number;
 }
 
 /** A miss and how often the same shape (namespace, protocol, method, path) was seen in the batch; the record is the latest. */
@@ -57,18 +59,30 @@ export interface FoldedMiss extends MissRecord {
 export interface RecorderSinks {
   writeHits(batch: MockHits[]): Promise<void>;
   writeMisses(misses: FoldedMiss[]): Promise<void>;
+  /** The newest records of each mock since the last announcement, between the slower batches under load. */
+  announce?(records: HitRecord[]): Promise<void>;
 }
 
 /** Newest records kept per mock and batch: the request log's retention per mock (request-logs.ts). */
 export const LOG_KEEP = 1000;
 const FLUSH_EVERY_MS = 200;
-/** When a batch overflowed LOG_KEEP for some mock, the next one waits longer: fewer, fuller batches under load. */
-const FLUSH_UNDER_LOAD_MS = 1000;
+/**
+ * When a batch overflowed LOG_KEEP for some mock, the next one waits longer:
+ * a mock taking thousands of hits a second would otherwise have its 1,000 log
+ * rows rewritten every second, and PostgreSQL, on the same two cores as the
+ * stub server, would take a third of a core doing it. Live events keep their
+ * pace meanwhile (LIVE_EVERY_MS).
+ */
+const FLUSH_UNDER_LOAD_MS = 5000;
+const LIVE_EVERY_MS = 1000;
+/** Live stub.hit events per mock (and per namespace) and batch or tick: a screen cannot show thousands a second; the request log keeps them. */
+export const ANNOUNCE_PER_BATCH = 100;
 const MAX_MISS_SHAPES = 10_000;
 
 class MockWindow {
   hits = 0;
   uses = 0;
+  announced = 0;
   private ring: HitRecord[] = [];
   private next = 0;
 
@@ -89,7 +103,19 @@ class MockWindow {
 
   take(): MockHits {
     const records = this.next === 0 ? this.ring : [...this.ring.slice(this.next), ...this.ring.slice(0, this.next)];
-    return { namespaceId: this.namespaceId, mockId: this.mockId, hits: this.hits, uses: this.uses, records };
+    return { namespaceId: this.namespaceId, mockId: this.mockId, hits: this.hits, uses: this.uses, records, unannounced: Math.min(this.hits - this.announced, records.length) };
+  }
+
+  /** The newest records since the last call (at most `max`), oldest first. */
+  announce(max: number): HitRecord[] {
+    const fresh = Math.min(this.hits - this.announced, this.ring.length, max);
+    this.announced = this.hits;
+    const out: HitRecord[] = [];
+    const size = this.ring.length;
+    // The newest record sits just before `next` (or at the end while the ring fills).
+    const newest = this.next === 0 ? size - 1 : this.next - 1;
+    for (let i = fresh - 1; i >= 0; i--) out.push(this.ring[(newest - i + size) % size]);
+    return out;
   }
 }
 
@@ -97,8 +123,11 @@ export class HitRecorder {
   private hitWindows = new Map<string, MockWindow>();
   private missShapes = new Map<string, FoldedMiss>();
   private timer: NodeJS.Timeout | undefined;
+  private liveTimer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> | undefined;
   private overflowed = false;
+  /** The last batch overflowed: batches are written every FLUSH_UNDER_LOAD_MS, with live ticks between them. */
+  private underLoad = false;
   /** Misses not captured because too many distinct shapes arrived in one batch. */
   dropped = 0;
 
@@ -123,15 +152,34 @@ export class HitRecorder {
   }
 
   private schedule() {
+    if (this.underLoad && !this.liveTimer && this.sinks.announce) {
+      this.liveTimer = setTimeout(() => {
+        this.liveTimer = undefined;
+        void this.announce();
+      }, LIVE_EVERY_MS);
+      this.liveTimer.unref();
+    }
     if (this.timer || this.flushing) return;
     this.timer = setTimeout(
       () => {
         this.timer = undefined;
         void this.flush();
       },
-      this.overflowed ? FLUSH_UNDER_LOAD_MS : FLUSH_EVERY_MS,
+      this.underLoad ? FLUSH_UNDER_LOAD_MS : FLUSH_EVERY_MS,
     );
     this.timer.unref();
+  }
+
+  private async announce() {
+    const records: HitRecord[] = [];
+    for (const w of this.hitWindows.values()) records.push(...w.announce(ANNOUNCE_PER_BATCH));
+    if (records.length === 0) return;
+    try {
+      await this.sinks.announce!(records);
+    } catch (err) {
+      logger().error({ err }, "could not publish live stub events");
+    }
+    if (this.underLoad) this.schedule();
   }
 
   /** Writes what is gathered; concurrent calls share one flush. */
@@ -148,6 +196,7 @@ export class HitRecorder {
     const misses = this.missShapes;
     this.hitWindows = new Map();
     this.missShapes = new Map();
+    this.underLoad = this.overflowed;
     this.overflowed = false;
     try {
       if (windows.size) await this.sinks.writeHits([...windows.values()].map((w) => w.take()));
@@ -161,7 +210,9 @@ export class HitRecorder {
   /** Flushes everything still gathered (graceful shutdown). */
   async drain() {
     if (this.timer) clearTimeout(this.timer);
+    if (this.liveTimer) clearTimeout(this.liveTimer);
     this.timer = undefined;
+    this.liveTimer = undefined;
     await this.flush();
     if (this.queued) await this.flush();
   }

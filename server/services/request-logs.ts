@@ -130,7 +130,7 @@ export interface RequestLogRow {
  * JSON parameter (json_to_recordset): building a many-parameter createMany in
  * the web process cost more CPU than the stub traffic it records.
  */
-export async function recordRequestLogs(rows: RequestLogRow[]): Promise<number> {
+export async function recordRequestLogs(rows: RequestLogRow[], options: { replacing?: { namespaceId: string; mockId: string }[] } = {}): Promise<number> {
   if (rows.length === 0) return 0;
   const payload = JSON.stringify(
     rows.map((r) => ({
@@ -147,10 +147,17 @@ export async function recordRequestLogs(rows: RequestLogRow[]): Promise<number> 
       response: boundCapturedBody(r.response) ?? null,
     })),
   );
-  return db().$executeRaw`
+  const insert = db().$executeRaw`
     INSERT INTO "RequestLog" ("namespaceId", "mockId", "calledAt", "method", "url", "headers", "query", "body", "status", "durationMs", "response")
     SELECT x."namespaceId"::uuid, x."mockId", (x."calledAt"::timestamptz AT TIME ZONE 'UTC'), x."method", x."url", x."headers", x."query", x."body", x."status", x."durationMs", x."response"
     FROM json_to_recordset(${payload}::json) AS x("namespaceId" text, "mockId" text, "calledAt" text, "method" text, "url" text, "headers" jsonb, "query" jsonb, "body" jsonb, "status" int, "durationMs" float8, "response" jsonb)`;
+  const replacing = options.replacing ?? [];
+  if (replacing.length === 0) return insert;
+  // A batch that brought a mock its whole retention (its newest LOG_KEEP hits) replaces that mock's log:
+  // an indexed delete, not a sort of old and new rows; one transaction, so a reader never sees it empty.
+  const deletes = replacing.map((m) => db().$executeRaw`DELETE FROM "RequestLog" WHERE "namespaceId" = ${m.namespaceId}::uuid AND "mockId" = ${m.mockId}`);
+  const results = await db().$transaction([...deletes, insert]);
+  return results[results.length - 1];
 }
 
 /**
@@ -166,15 +173,6 @@ export async function trimRequestLogs(maxPerMock = 1000): Promise<number> {
         FROM "RequestLog"
       ) ranked
       WHERE ranked.rn > ${maxPerMock}
-    )`;
-}
-
-/** Keeps the newest `keep` rows of one mock; used right after a batch that brought it that many. */
-export async function trimMockLogs(namespaceId: string, mockId: string, keep: number): Promise<number> {
-  return db().$executeRaw`
-    DELETE FROM "RequestLog" WHERE "namespaceId" = ${namespaceId}::uuid AND "mockId" = ${mockId} AND "id" IN (
-      SELECT "id" FROM "RequestLog" WHERE "namespaceId" = ${namespaceId}::uuid AND "mockId" = ${mockId}
-      ORDER BY "calledAt" DESC, "id" DESC OFFSET ${keep}
     )`;
 }
 
