@@ -12,12 +12,14 @@ import pg from "pg";
 import { migrate } from "../server/db/migrate";
 import { bundleServer, entryCommand } from "../server/runtime/server-bundle";
 import { buildIsStale } from "../server/runtime/build-check";
+import { installPeers, startMockoon, startWireMock, type Peer } from "./peers";
 
 const root = process.cwd();
 const DURATION = Number(process.env.BENCH_SECONDS ?? 8);
 // 10 connections: the default of both wrk and autocannon.
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const PEERS = process.argv.includes("--peers");
 const ADMIN_PASSWORD = "bench-admin-password";
 // BENCH_TRANSIENT=1 marks the mocks transient (no request log, counters, live events): the engine alone.
 const TRANSIENT = process.env.BENCH_TRANSIENT === "1";
@@ -127,6 +129,17 @@ async function measure(url: string, w: Workload, pid: number) {
 
 type Measured = Awaited<ReturnType<typeof measure>>;
 
+/** A peer, warmed up longer (WireMock's JIT needs it), then its best of ROUNDS runs. */
+async function bestOf(peer: Peer, w: Workload): Promise<Measured> {
+  for (let i = 0; i < 3; i++) await warmUp(peer.url, w);
+  let best: Measured | undefined;
+  for (let i = 0; i < ROUNDS; i++) {
+    const r = await measure(peer.url, w, peer.pid);
+    if (!best || r.rps > best.rps) best = r;
+  }
+  return best!;
+}
+
 /**
  * Both servers, in ROUNDS alternating runs; the best run of each counts. On a
  * shared VM a run can lose a third of its speed to a neighbour; alternating
@@ -178,6 +191,11 @@ async function main() {
   const raw = spawn(process.execPath, ["--import", "tsx", "bench/raw-server.ts", String(rawPort)], { stdio: ["ignore", "pipe", "inherit"] });
   await waitForLine(raw, "ready");
   const rawBase = `http://127.0.0.1:${rawPort}`;
+  const peers: Peer[] = [];
+  if (PEERS) {
+    const dir = installPeers(root);
+    peers.push(await startWireMock(dir, await freePort()), await startMockoon(dir, await freePort()));
+  }
 
   const login = await fetch(`${base}/api/v1/auth/login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ username: "admin", password: ADMIN_PASSWORD }) });
   const cookie = (login.headers.get("set-cookie") ?? "").split(";")[0];
@@ -236,8 +254,11 @@ async function main() {
   const results: Record<string, number> = {};
   // BENCH_ONLY=W1,W3 runs only those workloads (the setups of the others still run, so W5 keeps its 10,000 mocks).
   const only = process.env.BENCH_ONLY?.split(",");
+  const peerRows: string[] = [];
   for (const w of workloads) {
     await w.setup(api);
+    const peersReady = [];
+    for (const peer of peers) if (await peer.prepare(w.name.slice(0, 2))) peersReady.push(peer);
     if (only && !only.some((o) => w.name.startsWith(o))) continue;
     await new Promise((r) => setTimeout(r, 500)); // index rebuild after NOTIFY
     const probe = await fetch(base + w.path, { method: w.method, body: w.body, headers: requestHeaders(w) });
@@ -254,9 +275,18 @@ async function main() {
       `${w.name.padEnd(22)} ${ours.rps.toFixed(0).padStart(7)} req/s  p50 ${String(ours.p50).padStart(3)} ms  p99 ${String(ours.p99).padStart(3)} ms | raw ${theirs.rps.toFixed(0).padStart(7)} req/s  p99 ${String(theirs.p99).padStart(3)} ms | ratio ${(ours.rps / theirs.rps).toFixed(2)} | CPU/req ${ours.cpuUs.toFixed(0)} µs vs raw ${theirs.cpuUs.toFixed(0)} µs (${(theirs.cpuUs / ours.cpuUs).toFixed(2)})${ours.non2xx || ours.errors ? `  (non-2xx ${ours.non2xx}, errors ${ours.errors})` : ""}`,
     );
     console.log(rows[rows.length - 1]);
+    for (const peer of peersReady) {
+      const their = await bestOf(peer, { ...w, path: w.path.replace("/stubs/sandbox", "") });
+      peerRows.push(`${w.name.padEnd(22)} ${peer.name.padEnd(8)} ${their.rps.toFixed(0).padStart(7)} req/s  p99 ${String(their.p99).padStart(5)} ms | ours ${(ours.rps / their.rps).toFixed(2)}× ${peer.name}${their.non2xx || their.errors ? `  (non-2xx ${their.non2xx}, errors ${their.errors})` : ""}`);
+      console.log(peerRows[peerRows.length - 1]);
+    }
   }
   console.log("\nworkload               ours                                  | raw node                     | ours/raw");
   for (const r of rows) console.log(r);
+  if (peerRows.length) {
+    console.log("\nworkload               peer        req/s   p99       | ours / peer");
+    for (const r of peerRows) console.log(r);
+  }
   console.log(`W5/W1 ratio: ${(results["W5 W1 + 10,000 mocks"] / results["W1 one GET mock"]).toFixed(2)}`);
   console.log(`batch create of 10,000 mocks: ${(batchMs / 1000).toFixed(2)} s`);
   console.log(`RSS of the stub server (server.ts): ${idleRss} MB when ready (no mocks), ${rssMb(server.pid!, "VmRSS")} MB at the end (10,000+ mocks), ${peakRssMb(server.pid!)} MB peak`);
@@ -265,6 +295,7 @@ async function main() {
 
   server.kill("SIGTERM");
   raw.kill("SIGTERM");
+  for (const peer of peers) peer.stop();
   await new Promise((r) => server.once("exit", r));
   await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
   await admin.end();

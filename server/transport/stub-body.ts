@@ -6,13 +6,11 @@ export class StubBodyTooLarge extends Error {
   }
 }
 
-let limitFromEnv: { raw: string | undefined; value: number } | undefined;
+let limit: number | undefined;
 
-/** STUB_MAX_BODY_BYTES (default 10 MiB), parsed once per value: reading process.env costs on the hot path. */
+/** STUB_MAX_BODY_BYTES (default 10 MiB), read once: each process.env read is a call into C++, too dear per request. */
 export function stubBodyLimit(): number {
-  const raw = process.env.STUB_MAX_BODY_BYTES;
-  if (!limitFromEnv || limitFromEnv.raw !== raw) limitFromEnv = { raw, value: Number(raw ?? 10 * 1024 * 1024) };
-  return limitFromEnv.value;
+  return (limit ??= Number(process.env.STUB_MAX_BODY_BYTES ?? 10 * 1024 * 1024));
 }
 
 const EMPTY = Buffer.alloc(0);
