@@ -10,7 +10,7 @@ import { randomUUID } from "node:crypto";
 import { isRequestId, PEER_HEADER } from "@/server/http/request-meta";
 import { logger } from "@/server/lib/logger";
 import { startNextChild } from "@/server/runtime/next-child";
-import { handleStubRequest, isStubPath } from "@/server/transport/http-stub";
+import { handleStubRequest, isStubPath, stubFailed } from "@/server/transport/http-stub";
 import { createNextProxy } from "@/server/transport/next-proxy";
 import { drainWebhooks } from "@/server/services/webhooks";
 import { stubRecorder } from "@/server/transport/stub-recorder";
@@ -18,14 +18,6 @@ import { closeStubSockets, handleStubUpgrade } from "@/server/transport/ws-stub"
 
 process.env.SERVICE_NAME ??= "web";
 const log = logger();
-
-function stubFailed(err: unknown, res: http.ServerResponse, requestId: string) {
-  log.error({ err, requestId }, "stub request failed");
-  if (!res.headersSent) {
-    res.writeHead(500, { "Content-Type": "application/json" });
-    res.end(JSON.stringify({ error: "Internal server error", code: "internal", request_id: requestId }));
-  } else res.destroy();
-}
 
 // No closures per request here: this is the hot path.
 function serveStub(req: http.IncomingMessage, res: http.ServerResponse) {

@@ -152,7 +152,11 @@ const processFaker = createFaker({ next: () => current.random.next() }, { now: (
 /** Value of `$.fake.<name>`, drawn from the given Random and Clock; undefined for an unknown name. */
 export function fakeValue(name: string, random: Random, clock: Clock): unknown {
   const generator = findFakeGenerator(name);
-  if (!generator) return undefined;
+  return generator && drawFake(generator, random, clock);
+}
+
+/** A generator's value, drawn from the given Random and Clock (templates look the generator up once, when compiled). */
+export function drawFake(generator: FakeGenerator, random: Random, clock: Clock): unknown {
   current.random = random;
   current.clock = clock;
   return generator.generate(processFaker);

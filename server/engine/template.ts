@@ -24,7 +24,7 @@
 // - $.queryParams.<name> is the single value when the parameter occurs once and
 //   the list when it repeats; $.queryParams.<name>[0] always indexes the list.
 //   $.reqHeader.<name> is the list (spec: values are lists); [0] gives the value.
-import { fakeValue, findFakeGenerator } from "./fake";
+import { drawFake, findFakeGenerator } from "./fake";
 import { getPath, parsePath, type Lookup, type PathSegment } from "./json-path";
 import type { TemplateContext } from "./types";
 
@@ -150,8 +150,9 @@ function resolverFor(root: string, path: PathSegment[]): Resolve | undefined {
 }
 
 function fakePlaceholder(name: string, braced: boolean): Placeholder | undefined {
-  if (!findFakeGenerator(name)) return undefined;
-  return { braced, resolve: (ctx) => FOUND(fakeValue(name, ctx.random, ctx.clock)) };
+  const generator = findFakeGenerator(name);
+  if (!generator) return undefined;
+  return { braced, resolve: (ctx) => FOUND(drawFake(generator, ctx.random, ctx.clock)) };
 }
 
 const ROOT = /[A-Za-z_][A-Za-z0-9_]*/y;
@@ -311,8 +312,8 @@ interface RenderState {
   ctx: TemplateContext;
   limit: number;
   used: number;
-  /** Sizes of objects already measured in this render (one request body echoed many times). */
-  sizes: WeakMap<object, number>;
+  /** Sizes of objects already measured in this render (one request body echoed many times); made on first need, a WeakMap per render costs. */
+  sizes?: WeakMap<object, number>;
 }
 
 function charge(state: RenderState, size: number) {
@@ -346,6 +347,7 @@ function measure(value: unknown, budget: number): number {
 
 function chargeValue(state: RenderState, value: unknown) {
   if (value === null || typeof value !== "object") return charge(state, primitiveSize(value));
+  state.sizes ??= new WeakMap();
   let size = state.sizes.get(value);
   if (size === undefined) {
     size = measure(value, state.limit - state.used);
@@ -416,7 +418,6 @@ const newState = (ctx: TemplateContext, opts?: RenderOptions): RenderState => ({
   ctx,
   limit: opts?.maxOutputSize ?? TEMPLATE_LIMITS.maxOutputSize,
   used: 0,
-  sizes: new WeakMap(),
 });
 
 /** Renders a compiled JSON template; fake values are drawn afresh on every call. */

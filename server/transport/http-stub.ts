@@ -1,8 +1,9 @@
 // The node:http fast path for stub traffic: /stubs/<namespace>/<path>.
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { logger } from "@/server/lib/logger";
 import { observeStub } from "@/server/observability/metrics";
 import { serveStubNow } from "./stub-core";
-import { readStubBody, StubBodyTooLarge } from "./stub-body";
+import { collectStubBody, StubBodyTooLarge, stubBodyLimit } from "./stub-body";
 import type { StubOutput } from "./stub-context";
 
 export function isStubPath(pathname: string): boolean {
@@ -21,8 +22,9 @@ function listsOf(headers: IncomingMessage["headers"]): Record<string, string[]> 
 /**
  * Serves a stub request on node:http; with `started` (performance.now() at
  * arrival) it also records the request's metrics. Synchronous for a bodiless request to
- * the usual mock: no promise is made on the way (each one costs, with the
- * async hooks Next.js enables in this process).
+ * the usual mock: no promise is made on the way. A returned promise is a
+ * bodiless request still being answered (the caller handles its failure with
+ * stubFailed); requests with a body handle their own failures.
  */
 export function handleStubRequest(req: IncomingMessage, res: ServerResponse, requestId: string, started?: number): void | Promise<void> {
   const method = req.method ?? "GET";
@@ -33,16 +35,32 @@ export function handleStubRequest(req: IncomingMessage, res: ServerResponse, req
     req.resume();
     return respond(req, res, serveStubNow({ method, url, headers, rawBody: EMPTY, requestId }), started);
   }
-  return readStubBody(req).then(
-    (rawBody) => respond(req, res, serveStubNow({ method, url, headers, rawBody, requestId }), started),
-    (err) => {
-      const tooLarge = err instanceof StubBodyTooLarge;
-      const text = JSON.stringify({ error: tooLarge ? err.message : "Could not read the request body", code: tooLarge ? "payload_too_large" : "validation", request_id: requestId });
-      res.writeHead(tooLarge ? 413 : 400, { "Content-Type": "application/json", "X-Request-Id": requestId, Connection: "close" });
-      res.end(text);
-      if (started !== undefined) observeStub(req.method ?? "GET", tooLarge ? 413 : 400, (performance.now() - started) / 1000);
-    },
-  );
+  collectStubBody(req, stubBodyLimit(), (err, rawBody) => {
+    if (err) return bodyError(req, res, err, requestId, started);
+    try {
+      const out = respond(req, res, serveStubNow({ method, url, headers, rawBody, requestId }), started);
+      if (out) out.catch((e) => stubFailed(e, res, requestId));
+    } catch (e) {
+      stubFailed(e, res, requestId);
+    }
+  });
+}
+
+/** The last resort: a 500 envelope, or a cut connection once the answer has begun. */
+export function stubFailed(err: unknown, res: ServerResponse, requestId: string) {
+  logger().error({ err, requestId }, "stub request failed");
+  if (!res.headersSent) {
+    res.writeHead(500, { "Content-Type": "application/json" });
+    res.end(JSON.stringify({ error: "Internal server error", code: "internal", request_id: requestId }));
+  } else res.destroy();
+}
+
+function bodyError(req: IncomingMessage, res: ServerResponse, err: Error, requestId: string, started?: number) {
+  const tooLarge = err instanceof StubBodyTooLarge;
+  const text = JSON.stringify({ error: tooLarge ? err.message : "Could not read the request body", code: tooLarge ? "payload_too_large" : "validation", request_id: requestId });
+  res.writeHead(tooLarge ? 413 : 400, { "Content-Type": "application/json", "X-Request-Id": requestId, Connection: "close" });
+  res.end(text);
+  if (started !== undefined) observeStub(req.method ?? "GET", tooLarge ? 413 : 400, (performance.now() - started) / 1000);
 }
 
 const EMPTY = Buffer.alloc(0);

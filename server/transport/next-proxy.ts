@@ -44,10 +44,15 @@ export function createNextProxy(socketPath: string): NextProxy {
         answer.pipe(res);
         answer.on("error", () => res.destroy());
       });
-      upstream.on("error", (err) => unavailable(res, requestId, err));
+      let clientGone = false;
+      upstream.on("error", (err) => {
+        if (!clientGone) unavailable(res, requestId, err);
+      });
       // A client that goes away (a closed event stream, an aborted upload) ends the upstream request too.
       res.on("close", () => {
-        if (!res.writableFinished) upstream.destroy();
+        if (res.writableFinished) return;
+        clientGone = true;
+        upstream.destroy();
       });
       req.pipe(upstream);
     },

@@ -15,30 +15,32 @@ export function stubBodyLimit(): number {
 
 const EMPTY = Buffer.alloc(0);
 
-export function readStubBody(req: IncomingMessage, limit = stubBodyLimit()): Promise<Buffer> {
-  if (req.method === "GET" || req.method === "HEAD") {
-    // Most stub calls carry no body: skip the stream machinery for them.
-    if (!req.headers["content-length"] && !req.headers["transfer-encoding"]) {
+/**
+ * Collects a request body up to `limit` bytes and calls back once: with the
+ * bytes, or with StubBodyTooLarge / the stream's error. A callback, not a
+ * promise: this runs for every stub request with a body.
+ */
+export function collectStubBody(req: IncomingMessage, limit: number, done: (err: Error | undefined, body: Buffer) => void): void {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let finished = false;
+  const finish = (err: Error | undefined, body: Buffer) => {
+    if (finished) return;
+    finished = true;
+    done(err, body);
+  };
+  req.on("data", (chunk: Buffer) => {
+    size += chunk.length;
+    if (size > limit) {
+      req.removeAllListeners("data");
       req.resume();
-      return Promise.resolve(EMPTY);
+      finish(new StubBodyTooLarge(limit), EMPTY);
+      return;
     }
-  }
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on("data", (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limit) {
-        req.removeAllListeners("data");
-        req.resume();
-        reject(new StubBodyTooLarge(limit));
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on("end", () => resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)));
-    req.on("error", reject);
+    chunks.push(chunk);
   });
+  req.on("end", () => finish(undefined, chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)));
+  req.on("error", (err) => finish(err, EMPTY));
 }
 
 /** JSON bodies become values, form bodies objects; anything else stays text (docs/decisions.md). */
