@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { FAKE_GENERATORS, FAKE_NAMES, createFaker, fakeValue, findFakeGenerator } from "./fake";
+import { FAKE_GENERATORS, FAKE_NAMES, createFaker, drawFake, fakeValue, findFakeGenerator } from "./fake";
 import { seededRandom } from "./testing";
 
 const NOW = Date.UTC(2026, 0, 2, 3, 4, 5, 678);
@@ -106,5 +106,14 @@ describe("determinism", () => {
 
   it("refuses faker.seed(): reproducibility comes from the Random", () => {
     expect(() => createFaker(seededRandom(), clock).seed(1)).toThrow(/engine's Random/);
+  });
+});
+
+describe("native sources", () => {
+  it("an unseeded Random draws UUIDs from crypto.randomUUID; a seeded one stays reproducible", () => {
+    const uuid = findFakeGenerator("UUID")!;
+    const a = drawFake(uuid, { next: Math.random, unseeded: true }, { now: Date.now });
+    expect(a).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(drawFake(uuid, seededRandom(3), { now: Date.now })).toBe(drawFake(uuid, seededRandom(3), { now: Date.now }));
   });
 });

@@ -16,6 +16,8 @@ export interface FakeGenerator {
   describe: string;
   type: FakeValueType;
   generate(f: Faker): unknown;
+  /** The same kind of value from a native source, used when the Random is unseeded (faker's UUID draws 32 numbers: 6 µs a request). */
+  native?: () => unknown;
 }
 
 const pad = (n: number) => String(n).padStart(2, "0");
@@ -27,7 +29,7 @@ const gen = (type: FakeValueType, describe: string, generate: (f: Faker) => unkn
 
 export const FAKE_GENERATORS: Record<string, FakeGenerator> = {
   // Identifiers
-  UUID: gen("string", "random UUID v4", (f) => f.string.uuid()),
+  UUID: { ...gen("string", "random UUID v4", (f) => f.string.uuid()), native: () => globalThis.crypto.randomUUID() },
   ULID: gen("string", "ULID (time-sortable identifier)", (f) => f.string.ulid()),
   NanoID: gen("string", "21-character URL-safe identifier", (f) => f.string.nanoid()),
   Hash: gen("string", "64 lower-case hex characters (SHA-256 shaped)", (f) => f.string.hexadecimal({ length: 64, casing: "lower", prefix: "" })),
@@ -157,6 +159,7 @@ export function fakeValue(name: string, random: Random, clock: Clock): unknown {
 
 /** A generator's value, drawn from the given Random and Clock (templates look the generator up once, when compiled). */
 export function drawFake(generator: FakeGenerator, random: Random, clock: Clock): unknown {
+  if (random.unseeded && generator.native) return generator.native();
   current.random = random;
   current.clock = clock;
   return generator.generate(processFaker);

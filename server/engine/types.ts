@@ -57,6 +57,8 @@ export interface Clock {
 export interface Random {
   /** Uniform in [0, 1). */
   next(): number;
+  /** True when draws need not be reproducible (not seeded): generators may then use a faster native source, e.g. crypto.randomUUID. */
+  unseeded?: boolean;
 }
 
 /** What a template can read while a response is formed. */

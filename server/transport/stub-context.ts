@@ -69,7 +69,7 @@ export interface StubContext {
 }
 
 const clock = { now: () => Date.now() };
-const random = { next: () => Math.random() };
+const random = { next: () => Math.random(), unseeded: true };
 
 const depsCache = new WeakMap<NamespaceIndex, { stores: NamespaceStores; deps: EngineDeps }>();
 
