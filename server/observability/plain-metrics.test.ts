@@ -46,3 +46,15 @@ describe("plain metrics", () => {
     expect(text).toContain('latency_seconds_count{method="GET",service="web"} 2');
   });
 });
+
+describe("plain metrics reset", () => {
+  it("registry.resetMetrics() empties every series", async () => {
+    const { registry, counter, histogram } = registryWith();
+    counter.inc({ method: "GET", status: "200" });
+    histogram.observe({ method: "GET" }, 0.5);
+    registry.resetMetrics();
+    const text = await registry.metrics();
+    expect(text).not.toContain("reqs_total{");
+    expect(text).not.toContain("latency_seconds_count{");
+  });
+});

@@ -19,10 +19,31 @@ interface MetricSnapshot {
   values: MetricValue[];
 }
 
-function keyOf(labelNames: readonly string[], labels: Labels): string {
-  let key = "";
-  for (const n of labelNames) key += (labels[n] ?? "") + "\u0000";
-  return key;
+/** The series of a metric, one per label set. */
+abstract class Labelled<S> {
+  protected series = new Map<string, S>();
+
+  constructor(
+    readonly name: string,
+    readonly help: string,
+    readonly labelNames: readonly string[],
+  ) {}
+
+  protected abstract create(labels: Labels): S;
+
+  /** The series of one label set; keep it to count without a lookup. */
+  labels(labels: Labels): S {
+    let key = "";
+    for (const n of this.labelNames) key += (labels[n] ?? "") + "\u0000";
+    let s = this.series.get(key);
+    if (!s) this.series.set(key, (s = this.create({ ...labels })));
+    return s;
+  }
+
+  reset() {
+    this.series.clear();
+  }
+
 }
 
 export class CounterSeries {
@@ -33,22 +54,11 @@ export class CounterSeries {
   }
 }
 
-export class PlainCounter {
+export class PlainCounter extends Labelled<CounterSeries> {
   readonly type = "counter";
-  private series = new Map<string, CounterSeries>();
 
-  constructor(
-    readonly name: string,
-    readonly help: string,
-    readonly labelNames: readonly string[],
-  ) {}
-
-  /** The series of one label set; keep it to count without a lookup. */
-  labels(labels: Labels): CounterSeries {
-    const key = keyOf(this.labelNames, labels);
-    let s = this.series.get(key);
-    if (!s) this.series.set(key, (s = new CounterSeries({ ...labels })));
-    return s;
+  protected create(labels: Labels) {
+    return new CounterSeries(labels);
   }
 
   inc(labels: Labels, by = 1) {
@@ -59,9 +69,6 @@ export class PlainCounter {
     return { name: this.name, help: this.help, type: "counter", aggregator: "sum", values: [...this.series.values()].map((s) => ({ labels: s.labels, value: s.value })) };
   }
 
-  reset() {
-    this.series.clear();
-  }
 }
 
 export class HistogramSeries {
@@ -85,22 +92,20 @@ export class HistogramSeries {
   }
 }
 
-export class PlainHistogram {
+export class PlainHistogram extends Labelled<HistogramSeries> {
   readonly type = "histogram";
-  private series = new Map<string, HistogramSeries>();
 
   constructor(
-    readonly name: string,
-    readonly help: string,
-    readonly labelNames: readonly string[],
+    name: string,
+    help: string,
+    labelNames: readonly string[],
     readonly buckets: readonly number[],
-  ) {}
+  ) {
+    super(name, help, labelNames);
+  }
 
-  labels(labels: Labels): HistogramSeries {
-    const key = keyOf(this.labelNames, labels);
-    let s = this.series.get(key);
-    if (!s) this.series.set(key, (s = new HistogramSeries({ ...labels }, this.buckets)));
-    return s;
+  protected create(labels: Labels) {
+    return new HistogramSeries(labels, this.buckets);
   }
 
   observe(labels: Labels, value: number) {
@@ -121,7 +126,4 @@ export class PlainHistogram {
     return { name: this.name, help: this.help, type: "histogram", aggregator: "sum", values };
   }
 
-  reset() {
-    this.series.clear();
-  }
 }
