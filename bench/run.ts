@@ -148,13 +148,13 @@ async function bestOf(peer: Peer, w: Workload): Promise<Measured> {
  * shared VM a run can lose a third of its speed to a neighbour; alternating
  * and keeping the best compares each server at its least disturbed.
  */
-async function compare(ours: { url: string; pid: number }, raw: { url: string; pid: number }, w: Workload) {
+async function compare(ours: { url: string; pid: number }, raw: { url: string; pid: number }, w: Workload, rawWorkload = w) {
   await warmUp(ours.url, w);
-  await warmUp(raw.url, w);
+  await warmUp(raw.url, rawWorkload);
   let best: { ours?: Measured; raw?: Measured } = {};
   for (let i = 0; i < ROUNDS; i++) {
     const o = await measure(ours.url, w, ours.pid);
-    const t = await measure(raw.url, w, raw.pid);
+    const t = await measure(raw.url, rawWorkload, raw.pid);
     best = { ours: !best.ours || o.rps > best.ours.rps ? o : best.ours, raw: !best.raw || t.rps > best.raw.rps ? t : best.raw };
   }
   return { ours: best.ours!, theirs: best.raw! };
@@ -242,12 +242,15 @@ async function main() {
       setup: (a) => a("POST", "/api/v1/mocks", t({ graphql: { operation: "query", field: "user" }, response: { payload: { id: "$.req.id", name: "Ada" } } })).then(() => {}),
     },
     {
+      // W1's mock among 10,000 others, in a namespace of its own, so W1 and W5 can be measured alternately.
       name: "W5 W1 + 10,000 mocks",
       method: "GET",
-      path: "/stubs/sandbox/w1/hello",
+      path: "/stubs/w5/w1/hello",
       setup: async (a) => {
+        await a("POST", "/api/v1/namespaces", { name: "w5" });
+        await a("POST", "/api/v1/mocks?namespace=w5", t({ http: { route: "/w1/hello", httpMethod: "GET" }, response: { payload: { hello: "world" } } }));
         const t0 = performance.now();
-        await a("POST", "/api/v1/mocks/batch", Array.from({ length: 10_000 }, (_, i) => ({ http: { route: `/other/r${i}/x`, httpMethod: "GET" }, response: { payload: { i } } })));
+        await a("POST", "/api/v1/mocks/batch?namespace=w5", Array.from({ length: 10_000 }, (_, i) => ({ http: { route: `/other/r${i}/x`, httpMethod: "GET" }, response: { payload: { i } } })));
         batchMs = performance.now() - t0;
       },
     },
@@ -259,6 +262,7 @@ async function main() {
   // BENCH_ONLY=W1,W3 runs only those workloads (the setups of the others still run, so W5 keeps its 10,000 mocks).
   const only = process.env.BENCH_ONLY?.split(",");
   const peerRows: string[] = [];
+  let w5AgainstW1 = "";
   for (const w of workloads) {
     await w.setup(api);
     const peersReady = [];
@@ -280,8 +284,15 @@ async function main() {
       `${w.name.padEnd(22)} ${ours.rps.toFixed(0).padStart(7)} req/s  p50 ${String(ours.p50).padStart(3)} ms  p99 ${String(ours.p99).padStart(3)} ms | raw ${theirs.rps.toFixed(0).padStart(7)} req/s  p99 ${String(theirs.p99).padStart(3)} ms | ratio ${(ours.rps / theirs.rps).toFixed(2)} | CPU/req ${ours.cpuUs.toFixed(0)} µs vs raw ${theirs.cpuUs.toFixed(0)} µs (${(theirs.cpuUs / ours.cpuUs).toFixed(2)})${ours.non2xx || ours.errors ? `  (non-2xx ${ours.non2xx}, errors ${ours.errors})` : ""}`,
     );
     console.log(rows[rows.length - 1]);
+    if (w.name.startsWith("W5")) {
+      // W5 against W1 itself, alternating in the same minutes: the machine's drift cancels out.
+      const w1 = workloads[0];
+      const { ours: among, theirs: alone } = await compare({ url: base, pid: server.pid! }, { url: base, pid: server.pid! }, w, w1);
+      w5AgainstW1 = `W5/W1 ratio, alternating runs: ${(among.rps / alone.rps).toFixed(2)} (${among.rps.toFixed(0)} vs ${alone.rps.toFixed(0)} req/s; CPU/req ${among.cpuUs.toFixed(0)} vs ${alone.cpuUs.toFixed(0)} µs)`;
+      console.log(w5AgainstW1);
+    }
     for (const peer of peersReady) {
-      const their = await bestOf(peer, { ...w, path: w.path.replace("/stubs/sandbox", "") });
+      const their = await bestOf(peer, { ...w, path: w.path.replace(/^\/stubs\/[^/]+/, "") });
       peerRows.push(`${w.name.padEnd(22)} ${peer.name.padEnd(8)} ${their.rps.toFixed(0).padStart(7)} req/s  p99 ${String(their.p99).padStart(5)} ms | ours ${(ours.rps / their.rps).toFixed(2)}× ${peer.name}${their.non2xx || their.errors ? `  (non-2xx ${their.non2xx}, errors ${their.errors})` : ""}`);
       console.log(peerRows[peerRows.length - 1]);
     }
@@ -294,8 +305,10 @@ async function main() {
   }
   const w5 = "W5 W1 + 10,000 mocks";
   const w1 = "W1 one GET mock";
-  // W5 runs minutes after W1; on a shared VM the machine's speed drifts in between, so the ratio of their ratios to raw (each measured alongside its raw run) is printed too.
+  // W5 runs minutes after W1; on a shared VM the machine's speed drifts in between, so the ratio of their ratios to raw
+  // (each measured alongside its raw run) is printed too, and W5 against W1 in alternating runs.
   console.log(`W5/W1 ratio: ${(results[w5] / results[w1]).toFixed(2)} by req/s; ${(toRaw[w5] / toRaw[w1]).toFixed(2)} by ratio to raw`);
+  if (w5AgainstW1) console.log(w5AgainstW1);
   console.log(`batch create of 10,000 mocks: ${(batchMs / 1000).toFixed(2)} s`);
   console.log(`RSS of the stub server (server.ts): ${idleRss} MB when ready (no mocks), ${rssMb(server.pid!, "VmRSS")} MB at the end (10,000+ mocks), ${peakRssMb(server.pid!)} MB peak`);
   if (uiPid) console.log(`RSS of the Next.js process (UI and API, no stub traffic): ${rssMb(uiPid, "VmRSS")} MB at the end, ${peakRssMb(uiPid)} MB peak`);
