@@ -101,6 +101,8 @@ export function jsonOutput(status: number, body: unknown, requestId: string): St
   return { status, headers: { "Content-Type": "application/json", "X-Request-Id": requestId }, body: JSON.stringify(body), delayMs: 0 };
 }
 
+const headerSafe = (v: string) => (v.includes("\r") || v.includes("\n") ? v.replace(/[\r\n]+/g, " ") : v);
+
 /** The engine's response as bytes on the wire: JSON values serialised, header values kept to one line. */
 export function engineOutput(response: EngineResponse, requestId: string, defaultTextType = "text/plain; charset=utf-8"): StubOutput {
   const isText = typeof response.body === "string";
@@ -108,8 +110,9 @@ export function engineOutput(response: EngineResponse, requestId: string, defaul
   const headers: Record<string, string | string[]> = { "X-Request-Id": requestId };
   let hasType = false;
   for (const name in response.headers) {
-    // Rendered header values may carry request data: CR/LF would split the response.
-    headers[name] = response.headers[name].map((v) => (v.includes("\r") || v.includes("\n") ? v.replace(/[\r\n]+/g, " ") : v));
+    const values = response.headers[name];
+    // Rendered header values may carry request data: CR/LF would split the response. A lone value goes out as a string (node's cheaper path).
+    headers[name] = values.length === 1 ? headerSafe(values[0]) : values.map(headerSafe);
     if (!hasType && name.toLowerCase() === "content-type") hasType = true;
   }
   if (body !== "" && !hasType) headers["Content-Type"] = isText ? defaultTextType : "application/json";
