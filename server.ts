@@ -79,8 +79,10 @@ async function main() {
   process.on("SIGINT", () => shutdown("SIGINT"));
   nextApp.process.once("exit", (exitCode, signal) => {
     if (closing) return;
-    log.error({ exitCode, signal }, "the Next.js process exited; stopping");
-    shutdown("next-exit", 1);
+    // Ctrl-C reaches the whole process group: the Next.js process may have finished its own clean stop (exit 0) first.
+    const requested = exitCode === 0 || signal === "SIGINT" || signal === "SIGTERM";
+    if (!requested) log.error({ exitCode, signal }, "the Next.js process exited; stopping");
+    shutdown(requested ? "next-stopped" : "next-exit", requested ? 0 : 1);
   });
 }
 
