@@ -28,3 +28,21 @@ export function TableHead({ className, ...props }: React.ComponentProps<"th">) {
 export function TableCell({ className, ...props }: React.ComponentProps<"td">) {
   return <td className={cn("px-3 py-2.5 align-middle", className)} {...props} />;
 }
+
+/** The header of a row-actions column: right-aligned, named for screen readers only. */
+export function TableActionsHead() {
+  return (
+    <TableHead className="text-right">
+      <span className="sr-only">Actions</span>
+    </TableHead>
+  );
+}
+
+/** A cell holding a row's action buttons, right-aligned. */
+export function TableActionsCell({ children }: { children: React.ReactNode }) {
+  return (
+    <TableCell>
+      <div className="flex justify-end gap-2">{children}</div>
+    </TableCell>
+  );
+}

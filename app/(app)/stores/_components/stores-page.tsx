@@ -15,7 +15,7 @@ import { Input } from "@/components/ui/input";
 import { PageHeader } from "@/components/ui/page-header";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
 import { SkeletonRows } from "@/components/ui/skeleton";
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { Table, TableActionsCell, TableActionsHead, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { useNamespace } from "../../_components/namespace-context";
 import { useUrlParams } from "../../mocks/_components/use-url-params";
 
@@ -161,9 +161,7 @@ export function StoresPage() {
                 <TableRow>
                   <TableHead>Key</TableHead>
                   <TableHead>Value</TableHead>
-                  <TableHead className="text-right">
-                    <span className="sr-only">Actions</span>
-                  </TableHead>
+                  <TableActionsHead />
                 </TableRow>
               </TableHeader>
               <TableBody>
@@ -171,16 +169,14 @@ export function StoresPage() {
                   <TableRow key={k}>
                     <TableCell className="font-mono text-xs font-medium">{k}</TableCell>
                     <TableCell className="max-w-xl truncate font-mono text-xs">{JSON.stringify(v)}</TableCell>
-                    <TableCell>
-                      <div className="flex justify-end gap-2">
-                        <Button variant="outline" size="sm" aria-label={`Edit ${k}`} onClick={() => (setEditing(k), setKey(k), setValue(textOf(v)))}>
-                          <Pencil aria-hidden /> Edit
-                        </Button>
-                        <Button variant="ghost" size="icon-sm" aria-label={`Delete ${k}`} onClick={() => remove.mutate({ namespace, chainId, key: k })}>
-                          <Trash2 aria-hidden />
-                        </Button>
-                      </div>
-                    </TableCell>
+                    <TableActionsCell>
+                      <Button variant="outline" size="sm" aria-label={`Edit ${k}`} onClick={() => (setEditing(k), setKey(k), setValue(textOf(v)))}>
+                        <Pencil aria-hidden /> Edit
+                      </Button>
+                      <Button variant="ghost" size="icon-sm" aria-label={`Delete ${k}`} onClick={() => remove.mutate({ namespace, chainId, key: k })}>
+                        <Trash2 aria-hidden />
+                      </Button>
+                    </TableActionsCell>
                   </TableRow>
                 ))}
               </TableBody>

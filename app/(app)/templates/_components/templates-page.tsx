@@ -13,7 +13,7 @@ import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { SkeletonRows } from "@/components/ui/skeleton";
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { Table, TableActionsCell, TableActionsHead, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { useNamespace } from "../../_components/namespace-context";
 import { fileToBase64, formatBytes, saveBase64 } from "./file-transfer";
 
@@ -95,9 +95,7 @@ function TemplateFiles() {
                 <TableHead>Type</TableHead>
                 <TableHead className="text-right">Size</TableHead>
                 <TableHead>Updated</TableHead>
-                <TableHead className="text-right">
-                  <span className="sr-only">Actions</span>
-                </TableHead>
+                <TableActionsHead />
               </TableRow>
             </TableHeader>
             <TableBody>
@@ -107,16 +105,14 @@ function TemplateFiles() {
                   <TableCell className="text-muted-foreground">{t.contentType}</TableCell>
                   <TableCell className="text-right tabular-nums">{formatBytes(t.size)}</TableCell>
                   <TableCell className="text-muted-foreground">{formatDateTime(t.updatedAt)}</TableCell>
-                  <TableCell>
-                    <div className="flex justify-end gap-2">
-                      <Button variant="outline" size="sm" aria-label={`Download ${t.fileName}`} onClick={() => void download(t.fileName)}>
-                        <Download aria-hidden /> Download
-                      </Button>
-                      <Button variant="ghost" size="icon-sm" aria-label={`Delete ${t.fileName}`} onClick={() => setDeleting(t.fileName)}>
-                        <Trash2 aria-hidden />
-                      </Button>
-                    </div>
-                  </TableCell>
+                  <TableActionsCell>
+                    <Button variant="outline" size="sm" aria-label={`Download ${t.fileName}`} onClick={() => void download(t.fileName)}>
+                      <Download aria-hidden /> Download
+                    </Button>
+                    <Button variant="ghost" size="icon-sm" aria-label={`Delete ${t.fileName}`} onClick={() => setDeleting(t.fileName)}>
+                      <Trash2 aria-hidden />
+                    </Button>
+                  </TableActionsCell>
                 </TableRow>
               ))}
             </TableBody>
@@ -177,9 +173,7 @@ function TempFiles() {
                 <TableHead>Name</TableHead>
                 <TableHead className="text-right">Size</TableHead>
                 <TableHead>Expires</TableHead>
-                <TableHead className="text-right">
-                  <span className="sr-only">Actions</span>
-                </TableHead>
+                <TableActionsHead />
               </TableRow>
             </TableHeader>
             <TableBody>
@@ -188,16 +182,14 @@ function TempFiles() {
                   <TableCell className="font-mono text-xs font-medium">{f.fileName}</TableCell>
                   <TableCell className="text-right tabular-nums">{formatBytes(f.size)}</TableCell>
                   <TableCell className="text-muted-foreground">{formatRelative(f.expiresAt)}</TableCell>
-                  <TableCell>
-                    <div className="flex justify-end gap-2">
-                      <Button variant="outline" size="sm" aria-label={`Download ${f.fileName}`} onClick={() => void download(f.id)}>
-                        <Download aria-hidden /> Download
-                      </Button>
-                      <Button variant="ghost" size="icon-sm" aria-label={`Delete ${f.fileName}`} onClick={() => remove.mutate({ namespace, fileId: f.id })}>
-                        <Trash2 aria-hidden />
-                      </Button>
-                    </div>
-                  </TableCell>
+                  <TableActionsCell>
+                    <Button variant="outline" size="sm" aria-label={`Download ${f.fileName}`} onClick={() => void download(f.id)}>
+                      <Download aria-hidden /> Download
+                    </Button>
+                    <Button variant="ghost" size="icon-sm" aria-label={`Delete ${f.fileName}`} onClick={() => remove.mutate({ namespace, fileId: f.id })}>
+                      <Trash2 aria-hidden />
+                    </Button>
+                  </TableActionsCell>
                 </TableRow>
               ))}
             </TableBody>

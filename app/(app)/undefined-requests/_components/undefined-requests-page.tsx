@@ -19,7 +19,7 @@ import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { PageHeader } from "@/components/ui/page-header";
 import { SkeletonRows } from "@/components/ui/skeleton";
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { Table, TableActionsCell, TableActionsHead, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { useNamespace } from "../../_components/namespace-context";
 
 function Json({ label, value }: { label: string; value: unknown }) {
@@ -87,9 +87,7 @@ export function UndefinedRequestsPage() {
               <TableHead>Request</TableHead>
               <TableHead className="text-right">Count</TableHead>
               <TableHead>Last seen</TableHead>
-              <TableHead className="text-right">
-                <span className="sr-only">Actions</span>
-              </TableHead>
+              <TableActionsHead />
             </TableRow>
           </TableHeader>
           <TableBody>
@@ -110,24 +108,22 @@ export function UndefinedRequestsPage() {
                     </TableCell>
                     <TableCell className="text-right tabular-nums">{r.count}</TableCell>
                     <TableCell className="whitespace-nowrap text-muted-foreground">{formatRelative(r.lastSeenAt)}</TableCell>
-                    <TableCell>
-                      <div className="flex justify-end gap-2">
-                        {r.protocol === "http" ? (
-                          <Button size="sm" asChild>
-                            <Link href={hrefWithNs(`/mocks/new?from=${r.id}`)} aria-label={`Create mock from ${name}`}>
-                              <Plus aria-hidden /> Create mock
-                            </Link>
-                          </Button>
-                        ) : null}
-                        <Button size="sm" variant="outline" aria-label={`${r.ignored ? "Stop ignoring" : "Ignore"} ${name}`} onClick={() => ignore.mutate({ namespace, id: r.id, ignored: !r.ignored })}>
-                          {r.ignored ? <Eye aria-hidden /> : <EyeOff aria-hidden />}
-                          {r.ignored ? "Unignore" : "Ignore"}
+                    <TableActionsCell>
+                      {r.protocol === "http" ? (
+                        <Button size="sm" asChild>
+                          <Link href={hrefWithNs(`/mocks/new?from=${r.id}`)} aria-label={`Create mock from ${name}`}>
+                            <Plus aria-hidden /> Create mock
+                          </Link>
                         </Button>
-                        <Button size="icon-sm" variant="ghost" aria-label={`Delete ${name}`} onClick={() => remove.mutate({ namespace, ids: [r.id] })}>
-                          <Trash2 aria-hidden />
-                        </Button>
-                      </div>
-                    </TableCell>
+                      ) : null}
+                      <Button size="sm" variant="outline" aria-label={`${r.ignored ? "Stop ignoring" : "Ignore"} ${name}`} onClick={() => ignore.mutate({ namespace, id: r.id, ignored: !r.ignored })}>
+                        {r.ignored ? <Eye aria-hidden /> : <EyeOff aria-hidden />}
+                        {r.ignored ? "Unignore" : "Ignore"}
+                      </Button>
+                      <Button size="icon-sm" variant="ghost" aria-label={`Delete ${name}`} onClick={() => remove.mutate({ namespace, ids: [r.id] })}>
+                        <Trash2 aria-hidden />
+                      </Button>
+                    </TableActionsCell>
                   </TableRow>
                   {open === r.id ? (
                     <TableRow className="hover:bg-transparent">

@@ -13,7 +13,7 @@ import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { SkeletonRows } from "@/components/ui/skeleton";
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { Table, TableActionsCell, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import type { ProviderView } from "@/server/contracts/identity-providers";
 import { ProviderFormDialog } from "./provider-form-dialog";
 import { TYPE_LABEL } from "./provider-form-model";
@@ -96,25 +96,23 @@ export function ProvidersPage() {
                     <TableCell className="text-sm">{p.autoCreateUsers ? "Created at first sign-in" : "Must exist already"}</TableCell>
                     <TableCell>{formatDate(p.updatedAt)}</TableCell>
                     <TableCell>{p.enabled ? <Badge variant="success">Enabled</Badge> : <Badge variant="secondary">Disabled</Badge>}</TableCell>
-                    <TableCell>
-                      <div className="flex justify-end gap-2">
-                        <Button variant="outline" size="sm" aria-label={`Edit ${p.name}`} onClick={() => setEditing(p)}>
-                          Edit
-                        </Button>
-                        <Button
-                          variant="outline"
-                          size="sm"
-                          aria-label={`${p.enabled ? "Disable" : "Enable"} ${p.name}`}
-                          pending={toggle.isPending && toggle.variables?.id === p.id}
-                          onClick={() => toggle.mutate({ id: p.id, patch: { enabled: !p.enabled } })}
-                        >
-                          {p.enabled ? "Disable" : "Enable"}
-                        </Button>
-                        <Button variant="outline" size="sm" className="text-destructive hover:text-destructive" aria-label={`Delete ${p.name}`} onClick={() => setDeleting(p)}>
-                          Delete
-                        </Button>
-                      </div>
-                    </TableCell>
+                    <TableActionsCell>
+                      <Button variant="outline" size="sm" aria-label={`Edit ${p.name}`} onClick={() => setEditing(p)}>
+                        Edit
+                      </Button>
+                      <Button
+                        variant="outline"
+                        size="sm"
+                        aria-label={`${p.enabled ? "Disable" : "Enable"} ${p.name}`}
+                        pending={toggle.isPending && toggle.variables?.id === p.id}
+                        onClick={() => toggle.mutate({ id: p.id, patch: { enabled: !p.enabled } })}
+                      >
+                        {p.enabled ? "Disable" : "Enable"}
+                      </Button>
+                      <Button variant="outline" size="sm" className="text-destructive hover:text-destructive" aria-label={`Delete ${p.name}`} onClick={() => setDeleting(p)}>
+                        Delete
+                      </Button>
+                    </TableActionsCell>
                   </TableRow>
                 ))}
               </TableBody>

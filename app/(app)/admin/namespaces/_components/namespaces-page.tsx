@@ -18,7 +18,7 @@ import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { PageHeader } from "@/components/ui/page-header";
 import { SkeletonRows } from "@/components/ui/skeleton";
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { Table, TableActionsCell, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import type { AdminNamespaceView } from "@/server/contracts/namespaces";
 import { CreateNamespaceDialog } from "./create-namespace-dialog";
 import { MembersDialog } from "./members-dialog";
@@ -112,24 +112,22 @@ export function NamespacesPage() {
                     <TableCell>{ns.memberCount}</TableCell>
                     <TableCell>{formatDate(ns.createdAt)}</TableCell>
                     <TableCell>{ns.deletedAt ? <Badge variant="destructive">Deleted {formatDate(ns.deletedAt)}</Badge> : <Badge variant="success">Active</Badge>}</TableCell>
-                    <TableCell>
-                      <div className="flex justify-end gap-2">
-                        {ns.deletedAt ? (
-                          <Button variant="outline" size="sm" aria-label={`Restore ${ns.name}`} pending={restore.isPending && restore.variables?.namespace === ns.name} onClick={() => restore.mutate({ namespace: ns.name })}>
-                            Restore
+                    <TableActionsCell>
+                      {ns.deletedAt ? (
+                        <Button variant="outline" size="sm" aria-label={`Restore ${ns.name}`} pending={restore.isPending && restore.variables?.namespace === ns.name} onClick={() => restore.mutate({ namespace: ns.name })}>
+                          Restore
+                        </Button>
+                      ) : (
+                        <>
+                          <Button variant="outline" size="sm" aria-label={`Members of ${ns.name}`} onClick={() => setMembersOf(ns.name)}>
+                            Members
                           </Button>
-                        ) : (
-                          <>
-                            <Button variant="outline" size="sm" aria-label={`Members of ${ns.name}`} onClick={() => setMembersOf(ns.name)}>
-                              Members
-                            </Button>
-                            <Button variant="outline" size="sm" className="text-destructive hover:text-destructive" aria-label={`Delete ${ns.name}`} onClick={() => setDeleting(ns)}>
-                              Delete
-                            </Button>
-                          </>
-                        )}
-                      </div>
-                    </TableCell>
+                          <Button variant="outline" size="sm" className="text-destructive hover:text-destructive" aria-label={`Delete ${ns.name}`} onClick={() => setDeleting(ns)}>
+                            Delete
+                          </Button>
+                        </>
+                      )}
+                    </TableActionsCell>
                   </TableRow>
                 ))}
               </TableBody>

@@ -14,7 +14,7 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { Label } from "@/components/ui/label";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
 import { SkeletonRows } from "@/components/ui/skeleton";
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { Table, TableActionsCell, TableActionsHead, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { useNamespace } from "../../../_components/namespace-context";
 import { prettyJson } from "./draft";
 
@@ -79,9 +79,7 @@ export function HistoryTab({ mockId, deleted }: { mockId: string; deleted: boole
             <TableHead>Change</TableHead>
             <TableHead>By</TableHead>
             <TableHead>When</TableHead>
-            <TableHead className="text-right">
-              <span className="sr-only">Actions</span>
-            </TableHead>
+            <TableActionsHead />
           </TableRow>
         </TableHeader>
         <TableBody>
@@ -94,18 +92,16 @@ export function HistoryTab({ mockId, deleted }: { mockId: string; deleted: boole
               <TableCell className="font-mono text-xs">{v.change}</TableCell>
               <TableCell>{v.createdBy ?? "—"}</TableCell>
               <TableCell className="text-muted-foreground">{formatDateTime(new Date(v.createdAt).toISOString())}</TableCell>
-              <TableCell>
-                <div className="flex justify-end gap-2">
-                  <Button variant="outline" size="sm" aria-label={`Compare version ${v.version} with the current one`} onClick={() => (setLeft(v.version), setRight(latest ?? v.version))}>
-                    Compare
+              <TableActionsCell>
+                <Button variant="outline" size="sm" aria-label={`Compare version ${v.version} with the current one`} onClick={() => (setLeft(v.version), setRight(latest ?? v.version))}>
+                  Compare
+                </Button>
+                {v.version !== latest && !deleted ? (
+                  <Button variant="outline" size="sm" aria-label={`Restore version ${v.version}`} onClick={() => setRestoring(v.version)}>
+                    <RotateCcw aria-hidden /> Restore
                   </Button>
-                  {v.version !== latest && !deleted ? (
-                    <Button variant="outline" size="sm" aria-label={`Restore version ${v.version}`} onClick={() => setRestoring(v.version)}>
-                      <RotateCcw aria-hidden /> Restore
-                    </Button>
-                  ) : null}
-                </div>
-              </TableCell>
+                ) : null}
+              </TableActionsCell>
             </TableRow>
           ))}
         </TableBody>

@@ -12,7 +12,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/com
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { EmptyState } from "@/components/ui/empty-state";
 import { SkeletonRows } from "@/components/ui/skeleton";
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { Table, TableActionsCell, TableActionsHead, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import type { TokenView } from "@/server/contracts/auth";
 import { CreateTokenDialog } from "./create-token-dialog";
 import { RenameTokenDialog } from "./rename-token-dialog";
@@ -68,9 +68,7 @@ export function ApiTokensSection() {
                 <TableHead>Expires</TableHead>
                 <TableHead>Last used</TableHead>
                 <TableHead>Status</TableHead>
-                <TableHead className="text-right">
-                  <span className="sr-only">Actions</span>
-                </TableHead>
+                <TableActionsHead />
               </TableRow>
             </TableHeader>
             <TableBody>
@@ -95,20 +93,18 @@ export function ApiTokensSection() {
                   <TableCell>
                     <StatusBadge status={t.status} />
                   </TableCell>
-                  <TableCell>
-                    <div className="flex justify-end gap-2">
-                      {t.status !== "revoked" ? (
-                        <>
-                          <Button variant="outline" size="sm" aria-label={`Rename ${t.name}`} onClick={() => setRenaming(t)}>
-                            Rename
-                          </Button>
-                          <Button variant="outline" size="sm" className="text-destructive hover:text-destructive" aria-label={`Revoke ${t.name}`} onClick={() => setRevoking(t)}>
-                            Revoke
-                          </Button>
-                        </>
-                      ) : null}
-                    </div>
-                  </TableCell>
+                  <TableActionsCell>
+                    {t.status !== "revoked" ? (
+                      <>
+                        <Button variant="outline" size="sm" aria-label={`Rename ${t.name}`} onClick={() => setRenaming(t)}>
+                          Rename
+                        </Button>
+                        <Button variant="outline" size="sm" className="text-destructive hover:text-destructive" aria-label={`Revoke ${t.name}`} onClick={() => setRevoking(t)}>
+                          Revoke
+                        </Button>
+                      </>
+                    ) : null}
+                  </TableActionsCell>
                 </TableRow>
               ))}
             </TableBody>

@@ -13,7 +13,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/com
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { EmptyState } from "@/components/ui/empty-state";
 import { SkeletonRows } from "@/components/ui/skeleton";
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { Table, TableActionsHead, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import type { DelegatedView } from "@/server/contracts/auth";
 import { CreateDelegatedDialog } from "./create-delegated-dialog";
 import { SecretDialog } from "./secret-dialog";
@@ -81,9 +81,7 @@ export function DelegatedSection() {
                 <TableHead>Permissions</TableHead>
                 <TableHead>Credential expires</TableHead>
                 <TableHead>Status</TableHead>
-                <TableHead className="text-right">
-                  <span className="sr-only">Actions</span>
-                </TableHead>
+                <TableActionsHead />
               </TableRow>
             </TableHeader>
             <TableBody>
