@@ -6,8 +6,7 @@
 // docs/decisions.md, "Two processes behind port 5770".
 import http from "node:http";
 import { env } from "@/server/env";
-import { randomUUID } from "node:crypto";
-import { isRequestId, PEER_HEADER } from "@/server/http/request-meta";
+import { isRequestId, newRequestId, PEER_HEADER } from "@/server/http/request-meta";
 import { logger } from "@/server/lib/logger";
 import { startNextChild } from "@/server/runtime/next-child";
 import { handleStubRequest, isStubPath, stubFailed } from "@/server/transport/http-stub";
@@ -23,7 +22,7 @@ const log = logger();
 function serveStub(req: http.IncomingMessage, res: http.ServerResponse) {
   const started = performance.now();
   const incoming = req.headers["x-request-id"];
-  const requestId = typeof incoming === "string" && isRequestId(incoming) ? incoming : randomUUID();
+  const requestId = typeof incoming === "string" && isRequestId(incoming) ? incoming : newRequestId();
   req.headers["x-request-id"] = requestId;
   try {
     const pending = handleStubRequest(req, res, requestId, started);
@@ -42,7 +41,7 @@ async function main() {
     const url = req.url ?? "/";
     if (url.startsWith("/stubs") && isStubPath(url.split("?", 1)[0])) return serveStub(req, res);
     const incoming = req.headers["x-request-id"];
-    const requestId = typeof incoming === "string" && isRequestId(incoming) ? incoming : randomUUID();
+    const requestId = typeof incoming === "string" && isRequestId(incoming) ? incoming : newRequestId();
     req.headers["x-request-id"] = requestId;
     // Only this process sees the client's socket; a client-sent value is overwritten.
     req.headers[PEER_HEADER] = req.socket.remoteAddress ?? "unknown";

@@ -184,7 +184,9 @@ async function main() {
   // The web process as `npm start` runs it: bundled.
   await bundleServer(root);
   const web = entryCommand(root, "server.ts", true);
-  const server = spawn(process.execPath, [...profile, ...web.nodeArgs, web.file], { env, stdio: ["ignore", "pipe", "inherit"] });
+  // BENCH_NODE_FLAGS="--trace-gc …" passes V8/Node flags to the web process only (experiments).
+  const extraFlags = process.env.BENCH_NODE_FLAGS?.split(" ").filter(Boolean) ?? [];
+  const server = spawn(process.execPath, [...profile, ...extraFlags, ...web.nodeArgs, web.file], { env, stdio: ["ignore", process.env.BENCH_NODE_FLAGS ? "inherit" : "pipe", "inherit"] });
   const base = `http://127.0.0.1:${port}`;
   await waitReady(`${base}/health/ready`);
   const idleRss = rssMb(server.pid!, "VmRSS");

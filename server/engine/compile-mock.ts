@@ -7,7 +7,7 @@ import { placerFor, type ServedProtocol } from "./protocols";
 import { compileRoute } from "./route";
 import { equalityKey, type IndexedMock } from "./route-index";
 import { compileString, compileTemplate, renderString, type CompiledString, type CompiledTemplate } from "./template";
-import type { StoreAccess } from "./types";
+import type { StaticWire, StoreAccess } from "./types";
 
 // valueFromFile paths see the request, not the stores (conditions run before any store write).
 const NO_STORES: StoreAccess = { getGlobal: () => undefined, getChain: () => undefined, setGlobal: () => {}, setChain: () => {} };
@@ -32,6 +32,8 @@ export interface CompiledResponse {
   delayMs: number;
   /** GraphQL mocks: `response.graphqlErrors`, templated like the payload. */
   graphqlErrors: CompiledTemplate | undefined;
+  /** A payload without placeholders as bytes, made at its first use (most of 10,000 mocks are never hit). */
+  wire?: StaticWire;
 }
 
 /** Defaults of a webhook's optional fields (docs/decisions.md, "Proxy and webhooks"). */

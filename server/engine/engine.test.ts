@@ -22,6 +22,25 @@ describe("engine", () => {
     expect((await handle(ns, req("POST", "/hello"), memoryDeps())).matched).toBe(false);
   });
 
+  it("serialises a payload without placeholders once and hands the same bytes to every request; templated payloads have none", async () => {
+    const ns = buildNamespace("sandbox", [
+      mock({ id: "static", http: { route: "/static" }, response: { payload: { hi: "there", n: [1, 2] } } }),
+      mock({ id: "text", http: { route: "/text" }, response: { payload: "plain text" } }),
+      mock({ id: "templated", http: { route: "/t/:id" }, response: { payload: { id: "$.pathParam.id" } } }),
+    ]);
+    const deps = memoryDeps();
+    const first = await handle(ns, req("GET", "/static"), deps);
+    const second = await handle(ns, req("GET", "/static"), deps);
+    if (!first.matched || !second.matched) throw new Error("no match");
+    expect(first.response.wire?.bytes.toString()).toBe(JSON.stringify({ hi: "there", n: [1, 2] }));
+    expect(second.response.wire).toBe(first.response.wire);
+    expect(second.response.wire?.of).toBe(second.response.body);
+    const text = await handle(ns, req("GET", "/text"), deps);
+    expect(text.matched && text.response.wire?.bytes.toString()).toBe("plain text");
+    const templated = await handle(ns, req("GET", "/t/7"), deps);
+    expect(templated.matched && templated.response.wire).toBeUndefined();
+  });
+
   it("selects among mocks of one route by body condition, and falls back to the unconditioned one", async () => {
     const ns = buildNamespace("sandbox", [
       mock({ id: "plain", http: { route: "/orders", httpMethod: "POST" }, response: { payload: "plain" } }),

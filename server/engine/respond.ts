@@ -101,6 +101,7 @@ function renderPicked(mock: CompiledMock, req: EngineRequest, ctx: TemplateConte
   const headers: Record<string, string[]> = {};
   for (const [name, values] of picked.headers) headers[name] = values.map((v) => renderString(v, ctx));
   const response: EngineResponse = { status: picked.statusCode, headers, body, delayMs: picked.delayMs };
+  if (body !== undefined && body === picked.source.payload) response.wire = picked.wire ??= { of: body, bytes: Buffer.from(typeof body === "string" ? body : JSON.stringify(body)) };
   if (picked.graphqlErrors) response.graphqlErrors = renderTemplate(picked.graphqlErrors, ctx) as unknown[];
 
   const webhooks: RenderedWebhook[] = [];

@@ -23,9 +23,20 @@ export interface EngineResponse {
   events?: RenderedEvent[];
   /** A JSON value (serialised by the adapter) or a string sent as is. */
   body: unknown;
+  /**
+   * The body's bytes when they never change (a payload without placeholders),
+   * serialised once per mock, valid only while `of` is still `body`: an
+   * adapter that swaps the body (SOAP wraps it) leaves them behind.
+   */
+  wire?: StaticWire;
   delayMs: number;
   /** GraphQL mocks: the rendered `response.graphqlErrors`, answered in `errors`. */
   graphqlErrors?: unknown[];
+}
+
+export interface StaticWire {
+  of: unknown;
+  bytes: Buffer;
 }
 
 export interface RenderedEvent {

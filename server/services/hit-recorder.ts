@@ -119,8 +119,15 @@ class MockWindow {
   }
 }
 
+function allWindows(byNamespace: Map<string, Map<string, MockWindow>>): MockWindow[] {
+  const out: MockWindow[] = [];
+  for (const byMock of byNamespace.values()) for (const w of byMock.values()) out.push(w);
+  return out;
+}
+
 export class HitRecorder {
-  private hitWindows = new Map<string, MockWindow>();
+  /** namespaceId → mockId → window: two lookups of interned strings, no key built per hit. */
+  private hitWindows = new Map<string, Map<string, MockWindow>>();
   private missShapes = new Map<string, FoldedMiss>();
   private timer: NodeJS.Timeout | undefined;
   private liveTimer: NodeJS.Timeout | undefined;
@@ -134,9 +141,10 @@ export class HitRecorder {
   constructor(private readonly sinks: RecorderSinks) {}
 
   hit(record: HitRecord) {
-    const key = record.namespaceId + "\u0000" + record.mockId;
-    let w = this.hitWindows.get(key);
-    if (!w) this.hitWindows.set(key, (w = new MockWindow(record.namespaceId, record.mockId)));
+    let byMock = this.hitWindows.get(record.namespaceId);
+    if (!byMock) this.hitWindows.set(record.namespaceId, (byMock = new Map()));
+    let w = byMock.get(record.mockId);
+    if (!w) byMock.set(record.mockId, (w = new MockWindow(record.namespaceId, record.mockId)));
     w.add(record);
     if (w.hits === LOG_KEEP + 1) this.overflowed = true;
     this.schedule();
@@ -172,7 +180,7 @@ export class HitRecorder {
 
   private async announce() {
     const records: HitRecord[] = [];
-    for (const w of this.hitWindows.values()) records.push(...w.announce(ANNOUNCE_PER_BATCH));
+    for (const w of allWindows(this.hitWindows)) records.push(...w.announce(ANNOUNCE_PER_BATCH));
     if (records.length === 0) return;
     try {
       await this.sinks.announce!(records);
@@ -199,11 +207,11 @@ export class HitRecorder {
     this.underLoad = this.overflowed;
     this.overflowed = false;
     try {
-      if (windows.size) await this.sinks.writeHits([...windows.values()].map((w) => w.take()));
+      if (windows.size) await this.sinks.writeHits(allWindows(windows).map((w) => w.take()));
       if (misses.size) await this.sinks.writeMisses([...misses.values()]);
     } catch (err) {
       // Bookkeeping must never take stub traffic down; the rows of a failed batch are lost and logged.
-      logger().error({ err, mocks: windows.size, misses: misses.size }, "could not write stub bookkeeping");
+      logger().error({ err, namespaces: windows.size, misses: misses.size }, "could not write stub bookkeeping");
     }
   }
 
@@ -220,7 +228,7 @@ export class HitRecorder {
   /** Hits and miss shapes waiting to be written. */
   get queued() {
     let n = this.missShapes.size;
-    for (const w of this.hitWindows.values()) n += w.hits;
+    for (const w of allWindows(this.hitWindows)) n += w.hits;
     return n;
   }
 }

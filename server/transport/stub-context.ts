@@ -106,7 +106,8 @@ const headerSafe = (v: string) => (v.includes("\r") || v.includes("\n") ? v.repl
 /** The engine's response as bytes on the wire: JSON values serialised, header values kept to one line. */
 export function engineOutput(response: EngineResponse, requestId: string, defaultTextType = "text/plain; charset=utf-8"): StubOutput {
   const isText = typeof response.body === "string";
-  const body = response.body === undefined ? "" : isText ? (response.body as string) : JSON.stringify(response.body);
+  const wire = response.wire !== undefined && response.wire.of === response.body ? response.wire.bytes : undefined;
+  const body = wire ?? (response.body === undefined ? "" : isText ? (response.body as string) : JSON.stringify(response.body));
   const headers: Record<string, string | string[]> = { "X-Request-Id": requestId };
   let hasType = false;
   for (const name in response.headers) {
@@ -115,7 +116,7 @@ export function engineOutput(response: EngineResponse, requestId: string, defaul
     headers[name] = values.length === 1 ? headerSafe(values[0]) : values.map(headerSafe);
     if (!hasType && name.toLowerCase() === "content-type") hasType = true;
   }
-  if (body !== "" && !hasType) headers["Content-Type"] = isText ? defaultTextType : "application/json";
+  if (body.length > 0 && !hasType) headers["Content-Type"] = isText ? defaultTextType : "application/json";
   return { status: response.status, headers, body, delayMs: response.delayMs };
 }
 
