@@ -270,7 +270,8 @@ async function main() {
     const peersReady = [];
     for (const peer of peers) if (await peer.prepare(w.name.slice(0, 2))) peersReady.push(peer);
     if (only && !only.some((o) => w.name.startsWith(o))) continue;
-    await new Promise((r) => setTimeout(r, 500)); // index rebuild after NOTIFY
+    // Index rebuild after NOTIFY; BENCH_IDLE=40 also leaves the server idle that many seconds first, as servers mostly are.
+    await new Promise((r) => setTimeout(r, 500 + Number(process.env.BENCH_IDLE ?? 0) * 1000));
     const probe = await fetch(base + w.path, { method: w.method, body: w.body, headers: requestHeaders(w) });
     const probeBody = await probe.text();
     if (probe.status >= 400) throw new Error(`${w.name}: stub answered ${probe.status} ${probeBody}`);

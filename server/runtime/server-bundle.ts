@@ -20,14 +20,19 @@ export function runningBundled(): boolean {
 }
 
 /**
- * V8 lets the old generation grow to four times what survived the last full
- * collection when the machine has memory to spare and the program allocates
- * fast, as a stub server under load does: the stub process, whose live heap
- * is about 45 MB, reached 300 MB of RSS during a minute of load (460 MB with
- * 10,000 mocks). Growing by half at most keeps it near 180 MB at the same
- * throughput (measured with `npm run bench`, docs/decisions.md).
+ * V8 flags of the service's processes (measured with `npm run bench`; docs/decisions.md).
+ * - V8 lets the old generation grow to four times what survived the last full
+ *   collection when the machine has memory to spare and the program allocates
+ *   fast, as a stub server under load does: the stub process, whose live heap
+ *   is about 45 MB, reached 300 MB of RSS during a minute of load (460 MB with
+ *   10,000 mocks). Growing by half at most keeps it near 180–240 MB at the same
+ *   throughput.
+ * - V8's memory reducer shrinks an idle heap; after 40 s without traffic the
+ *   stub process then served the next load at 0.57–0.64× raw Node instead of
+ *   0.8× for as long as we measured. A mock server is idle most of the time,
+ *   so it is off: the heap stays at its size after the last load (capped above).
  */
-export const HEAP_FLAGS = ["--heap-growing-percent=50"];
+export const HEAP_FLAGS = ["--heap-growing-percent=50", "--no-memory-reducer"];
 
 /** How to run a source entry: the bundle when `bundled`, otherwise the sources through tsx. */
 export function entryCommand(root: string, entry: string, bundled = runningBundled()): { nodeArgs: string[]; file: string } {
