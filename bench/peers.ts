@@ -73,7 +73,9 @@ async function waitUp(url: string, child: ChildProcess, name: string) {
 export async function startWireMock(dir: string, port: number): Promise<Peer> {
   const buildDir = path.join(dir, "node_modules", "wiremock", "build");
   const jar = path.join(buildDir, readdirSync(buildDir).find((f) => f.endsWith(".jar"))!);
-  const child = spawn("java", ["-jar", jar, "--port", String(port), "--bind-address", "127.0.0.1", "--no-request-journal", "--disable-request-logging", "--disable-banner"], { stdio: ["ignore", "ignore", "inherit"] });
+  // --root-dir: WireMock makes its mappings/ and __files/ there, not in the checkout.
+  mkdirSync(path.join(dir, "wiremock", "mappings"), { recursive: true });
+  const child = spawn("java", ["-jar", jar, "--port", String(port), "--bind-address", "127.0.0.1", "--root-dir", path.join(dir, "wiremock"), "--no-request-journal", "--disable-request-logging", "--disable-banner"], { stdio: ["ignore", "ignore", "inherit"] });
   const url = `http://127.0.0.1:${port}`;
   await waitUp(`${url}/__admin/health`, child, "WireMock");
   const mapping = (r: Route) => {
