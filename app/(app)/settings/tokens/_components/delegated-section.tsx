@@ -13,7 +13,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/com
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { EmptyState } from "@/components/ui/empty-state";
 import { SkeletonRows } from "@/components/ui/skeleton";
-import { Table, TableActionsHead, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { Table, TableActionsCell, TableActionsHead, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import type { DelegatedView } from "@/server/contracts/auth";
 import { CreateDelegatedDialog } from "./create-delegated-dialog";
 import { SecretDialog } from "./secret-dialog";
@@ -109,18 +109,18 @@ export function DelegatedSection() {
                   <TableCell>
                     <StatusBadge status={c.status} />
                   </TableCell>
-                  <TableCell>
+                  <TableActionsCell>
                     {c.status !== "revoked" ? (
-                      <div className="flex justify-end gap-2">
+                      <>
                         <Button variant="outline" size="sm" aria-label={`Rotate ${c.name}`} onClick={() => setRotating(c)}>
                           Rotate
                         </Button>
                         <Button variant="outline" size="sm" className="text-destructive hover:text-destructive" aria-label={`Revoke ${c.name}`} onClick={() => setRevoking(c)}>
                           Revoke
                         </Button>
-                      </div>
+                      </>
                     ) : null}
-                  </TableCell>
+                  </TableActionsCell>
                 </TableRow>
               ))}
             </TableBody>
