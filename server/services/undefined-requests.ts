@@ -203,22 +203,34 @@ function fromShape(protocol: "mcp" | "s3", row: UndefinedRequest) {
  * if the mock ever stops answering, the next miss shows up as a new row.
  */
 export async function createMockFromUndefinedRequest(actor: Actor, scope: NamespaceScope, id: string, input: z.output<typeof CreateMockFromUndefinedInput>): Promise<SaveResult> {
-  const row = await db().undefinedRequest.findFirst({ where: { id, namespaceId: scope.id } });
-  if (!row) throw errors.notFound("Undefined request");
-  const target = Object.hasOwn(CAPTURE_TARGETS, row.protocol) ? CAPTURE_TARGETS[row.protocol](row) : undefined;
-  if (!target) {
-    throw errors.validation(`Undefined ${row.protocol} requests cannot become a mock this way`, [{ location: "path", field: "id", message: `protocol ${row.protocol}` }]);
-  }
+  const { target } = await captureTarget(scope, id);
   const parsed = MockInput.safeParse({ id: input.id, ...target.block, response: input.response ?? target.response, tags: input.tags });
   if (!parsed.success) {
     // The captured method or path is not something a mock can hold (e.g. a WebDAV method, a 5 KB path).
     const details = parsed.error.issues.map((i) => ({ location: "body" as const, field: i.path.map(String).join("."), message: i.message }));
     throw errors.validation(`The captured request cannot become a mock: ${details[0]?.field} ${details[0]?.message}`, details);
   }
-  // saveMock runs its own transaction; the delete after it is a separate
-  // statement. If that one fails, the mock exists and the captured request
-  // stays listed (deletable by hand): nothing is half-written.
-  const result = await saveMock(actor, scope, parsed.data);
+  return saveAndResolve(actor, scope, id, parsed.data);
+}
+
+/** The captured request and the mock it becomes; 404 when it is not in the namespace, 400 for a protocol with no such mapping. */
+async function captureTarget(scope: NamespaceScope, id: string) {
+  const row = await db().undefinedRequest.findFirst({ where: { id, namespaceId: scope.id } });
+  if (!row) throw errors.notFound("Undefined request");
+  const target = Object.hasOwn(CAPTURE_TARGETS, row.protocol) ? CAPTURE_TARGETS[row.protocol](row) : undefined;
+  if (!target) {
+    throw errors.validation(`Undefined ${row.protocol} requests cannot become a mock this way`, [{ location: "path", field: "id", message: `protocol ${row.protocol}` }]);
+  }
+  return { row, target };
+}
+
+/**
+ * saveMock runs its own transaction; the delete after it is a separate
+ * statement. If that one fails, the mock exists and the captured request
+ * stays listed (deletable by hand): nothing is half-written.
+ */
+async function saveAndResolve(actor: Actor, scope: NamespaceScope, id: string, def: z.output<typeof MockInput>, intent?: "overwrite" | "create_new") {
+  const result = await saveMock(actor, scope, def, intent);
   await db().undefinedRequest.deleteMany({ where: { id, namespaceId: scope.id } });
   return result;
 }
@@ -229,12 +241,7 @@ export async function createMockFromUndefinedRequest(actor: Actor, scope: Namesp
  * method and path answering 200 with {} — the same mock create-mock makes.
  */
 export async function mockDraftFromUndefinedRequest(scope: NamespaceScope, id: string): Promise<{ request: View; draft: z.input<typeof MockInput> }> {
-  const row = await db().undefinedRequest.findFirst({ where: { id, namespaceId: scope.id } });
-  if (!row) throw errors.notFound("Undefined request");
-  const target = Object.hasOwn(CAPTURE_TARGETS, row.protocol) ? CAPTURE_TARGETS[row.protocol](row) : undefined;
-  if (!target) {
-    throw errors.validation(`Undefined ${row.protocol} requests cannot become a mock this way`, [{ location: "path", field: "id", message: `protocol ${row.protocol}` }]);
-  }
+  const { row, target } = await captureTarget(scope, id);
   return { request: view(row), draft: { ...target.block, response: target.response } as z.input<typeof MockInput> };
 }
 
@@ -246,7 +253,5 @@ export async function mockDraftFromUndefinedRequest(scope: NamespaceScope, id: s
 export async function saveMockForUndefinedRequest(actor: Actor, scope: NamespaceScope, id: string, def: z.output<typeof MockInput>, intent?: "overwrite" | "create_new"): Promise<SaveResult> {
   const row = await db().undefinedRequest.findFirst({ where: { id, namespaceId: scope.id }, select: { id: true } });
   if (!row) throw errors.notFound("Undefined request");
-  const result = await saveMock(actor, scope, def, intent);
-  await db().undefinedRequest.deleteMany({ where: { id, namespaceId: scope.id } });
-  return result;
+  return saveAndResolve(actor, scope, id, def, intent);
 }
