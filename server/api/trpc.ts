@@ -11,7 +11,7 @@ import type { Permission } from "@/server/contracts/endpoint";
 import { env } from "@/server/env";
 import { AppError, errors } from "@/server/errors";
 import { clientIp, requestIdFrom } from "@/server/http/request-meta";
-import { validationError } from "@/server/http/validation";
+import { validationError } from "@/server/validation-error";
 import { logger } from "@/server/lib/logger";
 import { enforceRateLimit } from "@/server/services/rate-limit";
 

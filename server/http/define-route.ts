@@ -20,7 +20,7 @@ import {
 import { enforceRateLimit } from "@/server/services/rate-limit";
 import { readJsonBody } from "./read-body";
 import { clientIp, PATH_NAMESPACE_HEADER, requestIdFrom } from "./request-meta";
-import { validationError } from "./validation";
+import { validationError } from "@/server/validation-error";
 
 type Infer<T> = [NonNullable<T>] extends [never] ? undefined : NonNullable<T> extends z.ZodType ? z.output<NonNullable<T>> : undefined;
 

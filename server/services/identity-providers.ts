@@ -14,7 +14,7 @@ import { db, type IdentityProvider, Prisma } from "@/server/db/client";
 import { publicUrl } from "@/server/env";
 import { errors } from "@/server/errors";
 import { decryptSecret, encryptSecret } from "@/server/lib/crypto";
-import { validationError } from "@/server/http/validation";
+import { validationError } from "@/server/validation-error";
 import { recordAudit } from "./audit";
 
 export type ProviderType = ProviderView["type"];

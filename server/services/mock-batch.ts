@@ -8,7 +8,7 @@ import type { BatchSaveResult } from "@/server/contracts/mock-api";
 import { db, type Prisma } from "@/server/db/client";
 import { notifyMocksChanged } from "@/server/db/notify";
 import { AppError, errors } from "@/server/errors";
-import type { FieldProblem } from "@/server/http/validation";
+import type { FieldProblem } from "@/server/validation-error";
 import { BATCH_TX, conflictOnRace, insertMocks, lockFolders, lockMocks, requireFolders, rewriteMocks, setDeleted, storedBody } from "./mock-rows";
 import { assertServable, type MockBody } from "./mocks";
 import type { NamespaceScope } from "./namespace-access";

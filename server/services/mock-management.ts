@@ -9,7 +9,7 @@ import { READ_ONLY_MOCK_FIELDS, type ListMocksFilters, type MockPatch, type Stor
 import { db, Prisma } from "@/server/db/client";
 import { notifyMocksChanged } from "@/server/db/notify";
 import { AppError, errors } from "@/server/errors";
-import { validationError } from "@/server/http/validation";
+import { validationError } from "@/server/validation-error";
 import { recordAudit } from "./audit";
 import { BATCH_TX, conflictOnRace, insertMocks, lockFolders, lockMocks, requireFolders, rewriteMocks, setDeleted, storedBody } from "./mock-rows";
 import { assertServable, canonical, definitionOf, findMock, getMock, storedView } from "./mocks";

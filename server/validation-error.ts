@@ -1,3 +1,5 @@
+// A zod failure turned into the 400 of the error envelope, naming each field:
+// shared by the REST adapter, tRPC and the services that validate nested input.
 import type { z } from "zod";
 import { errors } from "@/server/errors";
 
