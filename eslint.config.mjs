@@ -47,7 +47,7 @@ const config = [
   {
     files: ["server/services/**"],
     ignores: ["**/*.test.ts"],
-    rules: restrict([["@/app/*", "@/components/*", "@/server/api/*", "next", "next/*", "react"]], "Services are called by adapters, never the reverse."),
+    rules: restrict([["@/app/*", "@/components/*", "@/server/api/*", "@/server/http/*", "@/server/transport/*", "next", "next/*", "react"]], "Services are called by adapters, never the reverse."),
   },
   {
     files: ["app/api/**/route.ts"],
