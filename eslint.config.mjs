@@ -41,13 +41,19 @@ const config = [
   },
   {
     files: ["server/services/**", "server/db/**", "server/auth/**", "server/http/**", "server/lib/**"],
-    ignores: ["server/auth/next-auth-*.ts"],
     rules: restrict([[...NEXT_AND_REACT, "@/app/*", "@/components/*", "!@/app/api/**"]], "Domain code knows nothing of Next.js, React or the UI."),
+  },
+  {
+    // server/auth is the core of authentication, below the services; the
+    // next-auth integration (server/next-auth) is an adapter and may call them.
+    files: ["server/auth/**"],
+    ignores: ["**/*.test.ts"],
+    rules: restrict([[...NEXT_AND_REACT, "@/app/*", "@/components/*", "@/server/services/*", "@/server/api/*", "@/server/http/*", "@/server/transport/*", "@/server/next-auth/*"]], "server/auth sits below the services (ARCHITECTURE.md, Layers)."),
   },
   {
     files: ["server/services/**"],
     ignores: ["**/*.test.ts"],
-    rules: restrict([["@/app/*", "@/components/*", "@/server/api/*", "@/server/http/*", "@/server/transport/*", "next", "next/*", "react"]], "Services are called by adapters, never the reverse."),
+    rules: restrict([[...NEXT_AND_REACT, "@/app/*", "@/components/*", "@/server/api/*", "@/server/http/*", "@/server/transport/*"]], "Services are called by adapters, never the reverse."),
   },
   {
     files: ["app/api/**/route.ts"],

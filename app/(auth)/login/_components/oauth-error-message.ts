@@ -1,7 +1,7 @@
 // A failed OAuth/OIDC sign-in comes back as /login?error=<Code>: next-auth's
-// own codes, or Polymock's refusals (server/auth/next-auth-errors.ts). People
+// own codes, or Polymock's refusals (server/next-auth/errors.ts). People
 // should read what happened, not the code; any other text is shown as sent.
-import { SIGN_IN_REFUSALS } from "@/server/auth/next-auth-errors";
+import { SIGN_IN_REFUSALS } from "@/server/next-auth/errors";
 
 const NEXT_AUTH_MESSAGES: Record<string, string> = {
   OAuthSignin: "The sign-in with the identity provider could not be started.",

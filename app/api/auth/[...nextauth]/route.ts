@@ -1,8 +1,8 @@
 // next-auth (v4, app router). The options are built per request because the
-// providers are admin-configured rows; see server/auth/next-auth-options.ts.
+// providers are admin-configured rows; see server/next-auth/options.ts.
 import type { NextRequest } from "next/server";
 import NextAuth from "next-auth";
-import { buildAuthOptions } from "@/server/auth/next-auth-options";
+import { buildAuthOptions } from "@/server/next-auth/options";
 
 type Context = { params: Promise<{ nextauth: string[] }> };
 

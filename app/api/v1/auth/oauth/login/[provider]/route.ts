@@ -1,9 +1,9 @@
 // Starts an OAuth/OIDC sign-in with a configured provider: answers a page that
-// posts next-auth's sign-in form at once (see server/auth/next-auth-login-start.ts).
+// posts next-auth's sign-in form at once (see server/next-auth/login-start.ts).
 import { authEndpoints } from "@/server/contracts/auth";
 import { defineRoute } from "@/server/http/define-route";
-import { issueCsrfToken, LOGIN_START_CSP, loginStartPage, requireSafeCallbackPath } from "@/server/auth/next-auth-login-start";
-import { OAUTH_PROVIDER_TYPES } from "@/server/auth/next-auth-providers";
+import { issueCsrfToken, LOGIN_START_CSP, loginStartPage, requireSafeCallbackPath } from "@/server/next-auth/login-start";
+import { OAUTH_PROVIDER_TYPES } from "@/server/next-auth/providers";
 import { findEnabledProvider } from "@/server/services/identity-providers";
 
 export const GET = defineRoute(authEndpoints.oauthLogin, async ({ req, params, query }) => {

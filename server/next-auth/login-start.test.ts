@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { LOGIN_START_CSP, loginStartPage, safeCallbackPath } from "./next-auth-login-start";
+import { LOGIN_START_CSP, loginStartPage, safeCallbackPath } from "./login-start";
 
 const BASE = "http://localhost:5770";
 

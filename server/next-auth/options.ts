@@ -10,7 +10,7 @@
 // - it is never attached to an existing user by e-mail address (no
 //   allowDangerousEmailAccountLinking), nor silently to the user who happens
 //   to be signed in in that browser (next-auth would link it to them).
-// Every refusal sends the browser to /login?error=<code> (next-auth-errors.ts)
+// Every refusal sends the browser to /login?error=<code> (errors.ts)
 // and leaves an "auth.login" failure in the audit trail.
 import type { Account, AuthOptions } from "next-auth";
 import { db } from "@/server/db/client";
@@ -19,10 +19,10 @@ import { clientIp } from "@/server/http/request-meta";
 import { randomBase62, sha256Hex } from "@/server/lib/crypto";
 import { logger } from "@/server/lib/logger";
 import { recordAudit } from "@/server/services/audit";
-import { polymockAdapter, type PolymockAdapterUser } from "./next-auth-adapter";
-import type { SignInRefusal } from "./next-auth-errors";
-import { loadSignInProviders } from "./next-auth-providers";
-import { readCookie, SESSION_COOKIE } from "./session-cookie";
+import { polymockAdapter, type PolymockAdapterUser } from "./adapter";
+import type { SignInRefusal } from "./errors";
+import { loadSignInProviders } from "./providers";
+import { readCookie, SESSION_COOKIE } from "@/server/auth/session-cookie";
 
 const METHOD = "oidc";
 

@@ -1,5 +1,5 @@
 // Polymock's own reasons for refusing an OAuth/OIDC sign-in (the signIn
-// callback in next-auth-options.ts), sent back as /login?error=<code>, with
+// callback in options.ts), sent back as /login?error=<code>, with
 // the message to show. next-auth's own codes (OAuthCallback, Callback…) come
 // the same way. No imports, so the login page may use this file in the browser.
 

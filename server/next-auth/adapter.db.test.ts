@@ -5,8 +5,8 @@ import { db } from "@/server/db/client";
 import { sha256Hex } from "@/server/lib/crypto";
 import { makeUser } from "@/server/testing/fixtures";
 import { useTestDatabase } from "@/server/testing/use-test-database";
-import { polymockAdapter, type ExternalProfile } from "./next-auth-adapter";
-import { isUsernameConflict } from "./next-auth-username";
+import { polymockAdapter, type ExternalProfile } from "./adapter";
+import { isUsernameConflict } from "./username";
 
 useTestDatabase();
 

@@ -4,7 +4,7 @@ import { db } from "@/server/db/client";
 import { encryptSecret } from "@/server/lib/crypto";
 import { makeUser, sessionCookie } from "@/server/testing/fixtures";
 import { useTestDatabase } from "@/server/testing/use-test-database";
-import { buildAuthOptions } from "./next-auth-options";
+import { buildAuthOptions } from "./options";
 
 useTestDatabase();
 

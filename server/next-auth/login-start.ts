@@ -9,7 +9,7 @@ import { createHash } from "node:crypto";
 import { NextRequest } from "next/server";
 import NextAuth from "next-auth";
 import { errors } from "@/server/errors";
-import { authBaseUrl, buildAuthOptions } from "./next-auth-options";
+import { authBaseUrl, buildAuthOptions } from "./options";
 
 /**
  * The path to land on after signing in. Only places on this site are accepted

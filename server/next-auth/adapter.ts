@@ -1,14 +1,14 @@
 // next-auth's database adapter over Polymock's own tables. A session next-auth
 // creates is a row of table Session with the SHA-256 of its token, exactly
 // like a password login's, so the session cookie it sets (named
-// polymock_session, see next-auth-options.ts) is accepted by authenticate()
+// polymock_session, see options.ts) is accepted by authenticate()
 // on every /api/v1 route and tRPC procedure. External accounts are rows of
 // OAuthAccount keyed by the IdentityProvider slug; their tokens are not
 // stored, because Polymock never calls a provider's API on a user's behalf.
 import type { Adapter, AdapterAccount, AdapterSession, AdapterUser } from "next-auth/adapters";
 import { db, type User } from "@/server/db/client";
 import { sha256Hex } from "@/server/lib/crypto";
-import { baseUsername, freeUsername, isUsernameConflict } from "./next-auth-username";
+import { baseUsername, freeUsername, isUsernameConflict } from "./username";
 
 /** What the providers' profile() functions return; next-auth hands it, without `id`, to createUser. */
 export interface ExternalProfile {

@@ -10,7 +10,7 @@ import { OAuthPresetConfig, OidcConfig } from "@/server/contracts/identity-provi
 import { db, type IdentityProvider } from "@/server/db/client";
 import { logger } from "@/server/lib/logger";
 import { providerSecret } from "@/server/services/identity-providers";
-import type { ExternalProfile } from "./next-auth-adapter";
+import type { ExternalProfile } from "./adapter";
 
 export const OAUTH_PROVIDER_TYPES = ["oidc", "github", "google"] as const;
 
