@@ -24,7 +24,8 @@ function parametersOf(e: Endpoint): Json[] {
   add(e.params, "path");
   add(e.query, "query");
   if (e.namespaced) {
-    out.push({ name: "namespace", in: "query", required: false, schema: { type: "string" }, description: "namespace (or header X-Service-Namespace, or path form /api/v1/namespaces/<ns>/...); default sandbox" });
+    const fallback = e.namespaced === "when-named" ? "when absent, the mock is looked up in every namespace the caller can read (409 when the id is in several)" : "default sandbox";
+    out.push({ name: "namespace", in: "query", required: false, schema: { type: "string" }, description: `namespace (or header X-Service-Namespace, path form /api/v1/namespaces/<ns>/..., or \`namespace\` in a JSON body that has it); ${fallback}` });
   }
   return out;
 }
@@ -60,6 +61,9 @@ export function buildOpenApi(releaseId: string): Json {
       if (code === "401" || code === "403") {
         if (e.auth === "none") continue;
       }
+      responses[code] = { description, content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } } };
+    }
+    for (const [code, description] of Object.entries(e.errorStatuses ?? {})) {
       responses[code] = { description, content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } } };
     }
     op.responses = responses;
