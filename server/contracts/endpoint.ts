@@ -21,9 +21,12 @@ export interface Endpoint<P extends Schema = Schema, Q extends Schema = Schema, 
   /**
    * Resolves the namespace from path form, query, header, JSON body or pinned
    * token. "when-named": only when the request names one; else the handler
-   * finds the resource across the caller's namespaces (id-only mock routes).
+   * finds it (id-only mock routes: across the caller's namespaces; uploads:
+   * from a multipart `namespace` part), as `namespaceFallback` documents.
    */
   namespaced?: boolean | "when-named";
+  /** For the OpenAPI document: what a "when-named" endpoint does when no namespace is named. */
+  namespaceFallback?: string;
   /** Per-IP limit for anonymous authentication endpoints. */
   rateLimit?: "auth";
   params?: P;

@@ -48,8 +48,12 @@ export const ListMocksQuery = z.object({
 export const MockList = z.object({ mocks: z.array(StoredMock), total: z.number().int(), limit: z.number().int(), offset: z.number().int() });
 
 export const MockIdParams = z.object({ id: MockId });
-/** OpenAPI status of id-only routes: the id is looked up across the caller's namespaces unless the request names one. */
-export const ambiguousId = { "409": "conflict: no namespace named and the id exists in several of the caller's namespaces (field `namespaces` lists them)" };
+/** Id-only mock routes: the id is looked up across the caller's namespaces unless the request names one (server/services/mock-location.ts). */
+export const MOCK_BY_ID = {
+  namespaced: "when-named",
+  namespaceFallback: "when absent, the mock is looked up in every namespace the caller can read (409 when the id is in several)",
+  errorStatuses: { "409": "conflict: no namespace named and the id exists in several of the caller's namespaces (field `namespaces` lists them)" },
+} as const;
 export const VersionParams = MockIdParams.extend({ version: z.coerce.number().int().min(1) });
 export const MockVersionView = z.object({ version: z.number().int(), createdAt: z.number().int(), createdBy: z.string().nullable(), change: z.string(), definition: z.unknown() });
 export const MockVersionList = z.object({ versions: z.array(MockVersionView.omit({ definition: true })), count: z.number().int() });

@@ -7,7 +7,7 @@ import { IdParams, QueryBool, Timestamp } from "./common";
 import { endpoint } from "./endpoint";
 import { BodyNamespace } from "./namespaces";
 import { HttpMethod, MockId, MockInput, MockResponse } from "./mock";
-import { ambiguousId, MockIdParams, SaveResult } from "./mock-api";
+import { MOCK_BY_ID, MockIdParams, SaveResult } from "./mock-api";
 
 const Uuid = z.string().uuid({ message: "must be a UUID" });
 const Count = z.number().int();
@@ -194,7 +194,7 @@ export const organisationEndpoints = {
   deleteAllUndefined: endpoint({ method: "DELETE", path: "/api/v1/undefined-requests/all", tag: undefinedTag, summary: "Delete every undefined request of the namespace, ignored ones included", auth: "user", namespaced: true, permission: "delete", response: DeletedCount }),
   ignoreUndefined: endpoint({ method: "PATCH", path: "/api/v1/undefined-requests/{id}/ignore", tag: undefinedTag, summary: "Ignore one (body optional; {ignored:false} un-ignores); ignored rows keep counting but are hidden by default", auth: "user", namespaced: true, permission: "write", params: IdParams, body: IgnoreUndefinedRequestInput, response: UndefinedRequestView }),
   createMockFromUndefined: endpoint({ method: "POST", path: "/api/v1/undefined-requests/{id}/create-mock", tag: undefinedTag, summary: "Create a mock of its protocol for its method and path (HTTP; SSE: the path; WebSocket: path and event; MCP tool/prompt/resource; S3 bucket; 200 with {} unless a response is given), then delete the undefined request; 409 duplicate_entity when such a mock exists", auth: "user", namespaced: true, permission: "write", params: IdParams, body: CreateMockFromUndefinedInput, response: SaveResult }),
-  mockLogs: endpoint({ method: "GET", path: "/api/v1/mocks/{id}/logs", tag: mocksTag, summary: "The mock's request log, newest first", auth: "user", namespaced: "when-named", permission: "read", params: MockIdParams, query: MockLogQuery, response: MockRequestLog, errorStatuses: ambiguousId }),
+  mockLogs: endpoint({ method: "GET", path: "/api/v1/mocks/{id}/logs", tag: mocksTag, summary: "The mock's request log, newest first", auth: "user", ...MOCK_BY_ID, permission: "read", params: MockIdParams, query: MockLogQuery, response: MockRequestLog }),
   preview: endpoint({ method: "GET", path: "/api/v1/mocks/preview", tag: mocksTag, summary: "Which mock would answer a request, and its response, without calling the stub and without side effects (no use counted, no store written, no log)", auth: "user", namespaced: true, permission: "read", query: PreviewQuery, response: PreviewResult }),
   previewPost: endpoint({ method: "POST", path: "/api/v1/mocks/preview", tag: mocksTag, summary: "The preview with the request in a JSON body, for requests too big for a URL (extension)", auth: "user", namespaced: true, permission: "read", body: PreviewInput, response: PreviewResult }),
 } as const;

@@ -7,7 +7,10 @@
 // Only bodies whose contract declares `namespace` keep it after parsing, so
 // a body field meaning something else (copy-to-namespace's source and
 // target) never takes part.
+import type { Actor } from "@/server/auth/actor";
+import type { Permission } from "@/server/contracts/endpoint";
 import { errors } from "@/server/errors";
+import { type NamespaceScope, resolveNamespaceFor } from "@/server/services/namespace-access";
 import { PATH_NAMESPACE_HEADER } from "./request-meta";
 
 interface BodyName {
@@ -61,4 +64,16 @@ export function requestedNamespace(req: Request, url: URL, body: unknown): strin
     throw errors.validation(`Invalid body field '${odd.label}': ${message}`, [{ location: "body", field: odd.field, message }]);
   }
   return named;
+}
+
+/**
+ * The namespace of a file upload, whose body is not JSON: a multipart
+ * `namespace` part counts like a JSON body's. Upload endpoints are
+ * "when-named", so `named` is what defineRoute resolved from the path form,
+ * query or header, if anything; the part must agree with it.
+ */
+export async function uploadNamespace(actor: Actor, req: Request, named: NamespaceScope | undefined, part: string | null, permission: Permission): Promise<NamespaceScope> {
+  const name = requestedNamespace(req, new URL(req.url), { namespace: part ?? undefined });
+  if (named && named.name === name) return named;
+  return resolveNamespaceFor(actor, name, permission);
 }

@@ -79,7 +79,7 @@ async function prepare(endpoint: Endpoint, req: Request, ctx: NextContext | unde
   let namespace: NamespaceScope | undefined;
   if (actor && endpoint.namespaced) {
     const named = requestedNamespace(req, url, body);
-    // A "when-named" route given no name finds its resource across the caller's namespaces itself.
+    // A "when-named" route given no name finds the namespace itself (endpoint.namespaceFallback).
     if (named !== undefined || endpoint.namespaced === true) namespace = await resolveNamespaceFor(actor, named, endpoint.permission);
   } else if (actor && endpoint.permission && !actor.permissions.includes(endpoint.permission)) {
     throw errors.forbidden(`This needs a credential with '${endpoint.permission}' permission`);

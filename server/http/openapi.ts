@@ -24,7 +24,7 @@ function parametersOf(e: Endpoint): Json[] {
   add(e.params, "path");
   add(e.query, "query");
   if (e.namespaced) {
-    const fallback = e.namespaced === "when-named" ? "when absent, the mock is looked up in every namespace the caller can read (409 when the id is in several)" : "default sandbox";
+    const fallback = e.namespaceFallback ?? "default sandbox";
     const description = `namespace (or header X-Service-Namespace, path form /api/v1/namespaces/<ns>/..., or \`namespace\` in a JSON body that has it); ${fallback}`;
     // A query contract that declares `namespace` itself gets the description instead of a second parameter of that name.
     const declared = out.find((p) => p.name === "namespace" && p.in === "query");

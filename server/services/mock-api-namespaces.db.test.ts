@@ -18,6 +18,8 @@ import * as folders from "@/app/api/v1/mock-folders/route";
 import * as namespaces from "@/app/api/v1/namespaces/route";
 import * as tags from "@/app/api/v1/tags/route";
 import * as globalStore from "@/app/api/v1/stores/global/route";
+import * as template from "@/app/api/v1/templates/[fileName]/route";
+import * as tempFiles from "@/app/api/v1/temp-files/route";
 import { db } from "@/server/db/client";
 import { buildOpenApi } from "@/server/http/openapi";
 import { call, makeNamespace, makeToken, makeUser, type CallOptions } from "@/server/testing/fixtures";
@@ -148,6 +150,25 @@ describe("the namespace named in a JSON body", () => {
     expect(store.body).toMatchObject({ namespace: "team-a" });
     const tornStore = await pyCall(globalStore.POST, "/api/v1/stores/global", "team-b", { method: "POST", body: { key: "k", value: 1, namespace: "team-a" } });
     expect(tornStore.status).toBe(400);
+  });
+
+  it("template and temporary-file uploads honour a multipart `namespace` part", async () => {
+    // The bytes a hand-built multipart body carries (Java's HttpClient has no multipart encoder).
+    const form = (namespace: string, fileName: string) =>
+      [`--XyZ`, `Content-Disposition: form-data; name="namespace"`, ``, namespace, `--XyZ`, `Content-Disposition: form-data; name="file"; filename="${fileName}"`, `Content-Type: text/plain`, ``, `hello`, `--XyZ--`, ``].join("\r\n");
+    const multipart = { "content-type": "multipart/form-data; boundary=XyZ" };
+    const saved = await goCall(template.POST, "/api/v1/templates/greeting.txt", { method: "POST", params: { fileName: "greeting.txt" }, rawBody: form("team-a", "greeting.txt"), headers: multipart });
+    expect(saved.status, saved.text).toBe(201);
+    expect(await db().templateFile.findFirst({ where: { fileName: "greeting.txt" }, select: { namespaceId: true } })).toEqual({ namespaceId: ns["team-a"] });
+    const torn = await pyCall(template.POST, "/api/v1/templates/torn.txt", "team-b", { method: "POST", params: { fileName: "torn.txt" }, rawBody: form("team-a", "torn.txt"), headers: multipart });
+    expect(torn.status).toBe(400);
+    expect(torn.body.details[0]).toMatchObject({ location: "body", field: "namespace" });
+    const secret = await goCall(template.POST, "/api/v1/templates/s.txt", { method: "POST", params: { fileName: "s.txt" }, rawBody: form("secret", "s.txt"), headers: multipart });
+    expect(secret.status).toBe(404);
+
+    const temp = await goCall(tempFiles.POST, "/api/v1/temp-files", { method: "POST", rawBody: form("team-b", "notes.txt"), headers: multipart });
+    expect(temp.status, temp.text).toBe(201);
+    expect(await db().tempFile.findUnique({ where: { id: temp.body.id }, select: { namespaceId: true } })).toEqual({ namespaceId: ns["team-b"] });
   });
 
   it("copy-to-namespace is not steered by a namespace header: source and target come from its body", async () => {
