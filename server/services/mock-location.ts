@@ -17,12 +17,11 @@ import { type NamespaceScope, readableNamespaces, requireNamespacePermission, re
  */
 export async function mockScope(actor: Actor, named: NamespaceScope | undefined, id: string, permission: Permission): Promise<NamespaceScope> {
   if (named) return named;
-  const rows = await db().mock.findMany({
-    where: { id, namespace: readableNamespaces(actor) },
-    select: { namespace: { select: { name: true } } },
-    orderBy: { namespace: { name: "asc" } },
-  });
-  const names = rows.map((r) => r.namespace.name);
+  // Namespace ids first, so the mock lookup is a probe of the (namespaceId, id) unique index per namespace.
+  const readable = await db().namespace.findMany({ where: readableNamespaces(actor), select: { id: true, name: true } });
+  const nameOf = new Map(readable.map((n) => [n.id, n.name]));
+  const rows = await db().mock.findMany({ where: { id, namespaceId: { in: [...nameOf.keys()] } }, select: { namespaceId: true } });
+  const names = rows.map((r) => nameOf.get(r.namespaceId)!).sort();
   if (names.length === 0) throw errors.notFound("Mock");
   if (names.length > 1) {
     throw new AppError("conflict", `Mock '${id}' exists in namespaces ${names.map((n) => `'${n}'`).join(", ")}; name one with ?namespace= or X-Namespace`, {
