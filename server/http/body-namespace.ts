@@ -6,7 +6,8 @@
 // and a 400 naming the body field beats silently writing to the wrong place.
 // Only bodies whose contract declares `namespace` keep it after parsing, so
 // a body field meaning something else (copy-to-namespace's source and
-// target) never takes part.
+// target) never takes part. File uploads are not JSON: their multipart
+// `namespace` part goes through the same rule (uploadNamespace).
 import type { Actor } from "@/server/auth/actor";
 import type { Permission } from "@/server/contracts/endpoint";
 import { errors } from "@/server/errors";

@@ -21,6 +21,7 @@ import * as globalStore from "@/app/api/v1/stores/global/route";
 import * as template from "@/app/api/v1/templates/[fileName]/route";
 import * as tempFiles from "@/app/api/v1/temp-files/route";
 import { db } from "@/server/db/client";
+import { allEndpoints } from "@/server/contracts/api";
 import { buildOpenApi } from "@/server/http/openapi";
 import { call, makeNamespace, makeToken, makeUser, type CallOptions } from "@/server/testing/fixtures";
 import { useTestDatabase } from "@/server/testing/use-test-database";
@@ -321,5 +322,12 @@ describe("shapes the clients decode", () => {
       expect(doc.paths[path][method].parameters.find((p) => p.name === "namespace")?.description).toContain("every namespace the caller can read");
     }
     expect(doc.paths["/api/v1/namespaces"].get.parameters.map((p) => p.name)).toContain("detail");
+    // A query contract that declares `namespace` still gives one parameter of that name.
+    expect(doc.paths["/api/v1/mocks"].get.parameters.filter((p) => p.name === "namespace")).toHaveLength(1);
+  });
+
+  it("every endpoint answers its 2xx with a body (JSON, or the file it declares): no empty 204", () => {
+    const empty = allEndpoints.filter((e) => (!e.response && !e.produces) || e.successStatus === 204).map((e) => `${e.method} ${e.path}`);
+    expect(empty).toEqual([]);
   });
 });
