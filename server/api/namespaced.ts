@@ -5,7 +5,7 @@
 import { z } from "zod";
 import type { Permission } from "@/server/contracts/endpoint";
 import { errors } from "@/server/errors";
-import { DEFAULT_NAMESPACE, pinnedNamespaceName, requireNamespacePermission, resolveNamespace } from "@/server/services/namespace-access";
+import { resolveNamespaceFor } from "@/server/services/namespace-access";
 import { protectedProcedure } from "./trpc";
 
 export const NamespaceSelector = z.object({ namespace: z.string().min(1).max(63).optional() });
@@ -14,9 +14,7 @@ export function namespacedProcedure(permission: Permission) {
   return protectedProcedure.input(NamespaceSelector).use(async ({ ctx, input, next }) => {
     // PostgreSQL text cannot hold U+0000: a 400 here, as REST gives, instead of a database error.
     if (input.namespace?.includes("\0")) throw errors.validation("Text may not contain NUL characters", [{ location: "body", field: "namespace", message: "contains U+0000" }]);
-    const name = input.namespace ?? (await pinnedNamespaceName(ctx.actor)) ?? DEFAULT_NAMESPACE;
-    const scope = await resolveNamespace(ctx.actor, name);
-    requireNamespacePermission(scope, permission);
+    const scope = await resolveNamespaceFor(ctx.actor, input.namespace, permission);
     return next({ ctx: { ...ctx, scope } });
   });
 }

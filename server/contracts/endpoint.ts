@@ -18,8 +18,15 @@ export interface Endpoint<P extends Schema = Schema, Q extends Schema = Schema, 
   auth: "none" | "user" | "admin";
   /** Permission the caller needs (in the namespace when `namespaced`). */
   permission?: Permission;
-  /** Resolves the namespace from query, path form, header or pinned token. */
-  namespaced?: boolean;
+  /**
+   * Resolves the namespace from path form, query, header, JSON body or pinned
+   * token. "when-named": only when the request names one; else the handler
+   * finds it (id-only mock routes: across the caller's namespaces; uploads:
+   * from a multipart `namespace` part), as `namespaceFallback` documents.
+   */
+  namespaced?: boolean | "when-named";
+  /** For the OpenAPI document: what a "when-named" endpoint does when no namespace is named. */
+  namespaceFallback?: string;
   /** Per-IP limit for anonymous authentication endpoints. */
   rateLimit?: "auth";
   params?: P;
@@ -27,6 +34,8 @@ export interface Endpoint<P extends Schema = Schema, Q extends Schema = Schema, 
   body?: B;
   response?: R;
   successStatus?: number;
+  /** Error statuses beyond the common ones (400, 401, 403, 404, 429), for the OpenAPI document. */
+  errorStatuses?: Record<string, string>;
   /** Response is not JSON (e.g. CSV export); documented with this media type. */
   produces?: string;
 }

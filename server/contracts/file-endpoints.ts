@@ -63,13 +63,15 @@ export type TempFileView = z.infer<typeof TempFileView>;
 
 export const TempFileParams = z.object({ fileId: z.string().uuid({ message: "must be a UUID" }) });
 
-const upload = "the request body is the file (any Content-Type), or multipart/form-data with the file in part `file`";
+const upload = "the request body is the file (any Content-Type), or multipart/form-data with the file in part `file` (and optionally the namespace in part `namespace`)";
+/** Uploads may name the namespace in a multipart part, read after the body (server/http/body-namespace.ts). */
+const UPLOAD_NAMESPACE = { namespaced: "when-named", namespaceFallback: "or a multipart part `namespace`; default sandbox" } as const;
 
 const templates = "Templates";
 export const templateEndpoints = {
   list: endpoint({ method: "GET", path: "/api/v1/templates", tag: templates, summary: "List the namespace's template files", auth: "user", namespaced: true, permission: "read", response: TemplateList }),
   download: endpoint({ method: "GET", path: "/api/v1/templates/{fileName}", tag: templates, summary: "Download a template file with its content type", auth: "user", namespaced: true, permission: "read", params: TemplateParams, produces: "application/octet-stream" }),
-  upload: endpoint({ method: "POST", path: "/api/v1/templates/{fileName}", tag: templates, summary: `Create or replace a template file (201 created, 200 replaced): ${upload}; at most 1 MiB (413)`, auth: "user", namespaced: true, permission: "write", params: TemplateParams, response: SavedTemplate, successStatus: 201 }),
+  upload: endpoint({ method: "POST", path: "/api/v1/templates/{fileName}", tag: templates, summary: `Create or replace a template file (201 created, 200 replaced): ${upload}; at most 1 MiB (413)`, auth: "user", ...UPLOAD_NAMESPACE, permission: "write", params: TemplateParams, response: SavedTemplate, successStatus: 201 }),
   remove: endpoint({ method: "DELETE", path: "/api/v1/templates/{fileName}", tag: templates, summary: "Delete a template file (404 when absent)", auth: "user", namespaced: true, permission: "write", params: TemplateParams, response: OkResponse }),
 } as const;
 
@@ -81,7 +83,7 @@ export const tempFileEndpoints = {
     tag: tempFiles,
     summary: `Upload a temporary file, private to the caller's identity and namespace, deleted after 30 minutes: ${upload}; header X-File-Name names a raw upload (percent-encoded UTF-8 allowed); optional Idempotency-Key returns the same file for a repeated upload; at most 10 MiB (413); 429 temp_store_full when the store is full; 503 when it is unavailable`,
     auth: "user",
-    namespaced: true,
+    ...UPLOAD_NAMESPACE,
     permission: "write",
     response: TempFileView,
     successStatus: 201,

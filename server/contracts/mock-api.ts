@@ -22,6 +22,7 @@ export const StoredMock = MockInput.extend({
   version: z.number().int(),
   deleted: z.boolean(),
   deletedAt: z.number().int().nullable(),
+  closedAt: z.number().int().optional().describe("milliseconds since the epoch; only on a mock in the recycle bin (same instant as deletedAt)"),
   protocol: z.enum(PROTOCOLS),
 });
 export type StoredMock = z.infer<typeof StoredMock>;
@@ -47,6 +48,12 @@ export const ListMocksQuery = z.object({
 export const MockList = z.object({ mocks: z.array(StoredMock), total: z.number().int(), limit: z.number().int(), offset: z.number().int() });
 
 export const MockIdParams = z.object({ id: MockId });
+/** Id-only mock routes: the id is looked up across the caller's namespaces unless the request names one (server/services/mock-location.ts). */
+export const MOCK_BY_ID = {
+  namespaced: "when-named",
+  namespaceFallback: "when absent, the mock is looked up in every namespace the caller can read (409 when the id is in several)",
+  errorStatuses: { "409": "conflict: no namespace named and the id exists in several of the caller's namespaces (field `namespaces` lists them)" },
+} as const;
 export const VersionParams = MockIdParams.extend({ version: z.coerce.number().int().min(1) });
 export const MockVersionView = z.object({ version: z.number().int(), createdAt: z.number().int(), createdBy: z.string().nullable(), change: z.string(), definition: z.unknown() });
 export const MockVersionList = z.object({ versions: z.array(MockVersionView.omit({ definition: true })), count: z.number().int() });
@@ -64,7 +71,7 @@ export const ListMocksFilters = ListMocksQuery.extend({
 export type ListMocksFilters = z.infer<typeof ListMocksFilters>;
 
 /** Fields of a stored mock that the server keeps; a PATCH may carry them back and they are ignored. */
-export const READ_ONLY_MOCK_FIELDS = ["createdAt", "updatedAt", "useCounter", "version", "deleted", "deletedAt", "protocol"] as const;
+export const READ_ONLY_MOCK_FIELDS = ["createdAt", "updatedAt", "useCounter", "version", "deleted", "deletedAt", "closedAt", "protocol"] as const;
 
 // Values stay loose here on purpose: a patch is partial at every depth (`{http: {httpMethod: "POST"}}`),
 // so it is the merged mock that is validated against MockInput, and its errors name the same fields.

@@ -18,6 +18,7 @@ import {
   MockIdParams,
   MockIds,
   MockList,
+  MOCK_BY_ID,
   MockPatch,
   MockVersionList,
   MockVersionView,
@@ -29,17 +30,19 @@ import {
 } from "./mock-api";
 
 const tag = "Mocks";
+const duplicate = { "409": "duplicate_entity (same endpoint and conditions) or conflict (intent=create_new and the id exists)" };
 export const mockEndpoints = {
-  save: endpoint({ method: "POST", path: "/api/v1/mocks", tag, summary: "Create a mock, or overwrite one (same id, or ?intent=overwrite); 409 duplicate_entity for the same endpoint and conditions", auth: "user", namespaced: true, permission: "write", query: SaveMockQuery, body: MockInput, response: SaveResult }),
-  get: endpoint({ method: "GET", path: "/api/v1/mocks/{id}", tag, summary: "One mock (also from the recycle bin)", auth: "user", namespaced: true, permission: "read", params: MockIdParams, response: StoredMock }),
+  save: endpoint({ method: "POST", path: "/api/v1/mocks", tag, summary: "Create a mock, or overwrite one (same id, or ?intent=overwrite); 409 duplicate_entity for the same endpoint and conditions", auth: "user", namespaced: true, permission: "write", query: SaveMockQuery, body: MockInput, response: SaveResult, errorStatuses: duplicate }),
+  get: endpoint({ method: "GET", path: "/api/v1/mocks/{id}", tag, summary: "One mock (also from the recycle bin)", auth: "user", ...MOCK_BY_ID, permission: "read", params: MockIdParams, response: StoredMock }),
   list: endpoint({ method: "GET", path: "/api/v1/mocks", tag, summary: "List mocks, newest updated first; active ones unless onlyActive=false or deleted=true", auth: "user", namespaced: true, permission: "read", query: ListMocksFilters, response: MockList }),
-  patch: endpoint({ method: "PATCH", path: "/api/v1/mocks/{id}", tag, summary: "Merge fields into an active mock (a new version); returns the updated mock", auth: "user", namespaced: true, permission: "write", params: MockIdParams, body: MockPatch, response: StoredMock }),
-  remove: endpoint({ method: "DELETE", path: "/api/v1/mocks/{id}", tag, summary: "Move a mock to the recycle bin (soft delete); returns it", auth: "user", namespaced: true, permission: "delete", params: MockIdParams, response: StoredMock }),
-  purge: endpoint({ method: "DELETE", path: "/api/v1/mocks/{id}/purge", tag, summary: "Delete a mock and its history permanently (active or in the recycle bin)", auth: "user", namespaced: true, permission: "delete", params: MockIdParams, response: PurgeResult }),
-  versions: endpoint({ method: "GET", path: "/api/v1/mocks/{id}/versions", tag, summary: "Version history of a mock, newest first", auth: "user", namespaced: true, permission: "read", params: MockIdParams, response: MockVersionList }),
-  version: endpoint({ method: "GET", path: "/api/v1/mocks/{id}/versions/{version}", tag, summary: "One version with its definition", auth: "user", namespaced: true, permission: "read", params: VersionParams, response: MockVersionView }),
-  restoreVersion: endpoint({ method: "POST", path: "/api/v1/mocks/{id}/versions/{version}/restore", tag, summary: "Make an active mock what it was at a version, as a new version", auth: "user", namespaced: true, permission: "write", params: VersionParams, response: StoredMock }),
-  batchSave: endpoint({ method: "POST", path: "/api/v1/mocks/batch", tag, summary: "Create or overwrite up to 10,000 mocks in one transaction (existing ids are overwritten; ?intent=create_new refuses them)", auth: "user", namespaced: true, permission: "write", query: SaveMockQuery, body: MockBatch, response: BatchSaveResult }),
+  patch: endpoint({ method: "PATCH", path: "/api/v1/mocks/{id}", tag, summary: "Merge fields into an active mock (a new version); returns the updated mock", auth: "user", ...MOCK_BY_ID, permission: "write", params: MockIdParams, body: MockPatch, response: StoredMock }),
+  remove: endpoint({ method: "DELETE", path: "/api/v1/mocks/{id}", tag, summary: "Move a mock to the recycle bin (soft delete); returns it", auth: "user", ...MOCK_BY_ID, permission: "delete", params: MockIdParams, response: StoredMock }),
+  purge: endpoint({ method: "DELETE", path: "/api/v1/mocks/{id}/purge", tag, summary: "Delete a mock and its history permanently (active or in the recycle bin)", auth: "user", ...MOCK_BY_ID, permission: "delete", params: MockIdParams, response: PurgeResult }),
+  versions: endpoint({ method: "GET", path: "/api/v1/mocks/{id}/versions", tag, summary: "Version history of a mock, newest first", auth: "user", ...MOCK_BY_ID, permission: "read", params: MockIdParams, response: MockVersionList }),
+  version: endpoint({ method: "GET", path: "/api/v1/mocks/{id}/versions/{version}", tag, summary: "One version with its definition", auth: "user", ...MOCK_BY_ID, permission: "read", params: VersionParams, response: MockVersionView }),
+  restore: endpoint({ method: "POST", path: "/api/v1/mocks/{id}/restore", tag, summary: "Bring a mock back from the recycle bin; returns it (an active mock is returned unchanged)", auth: "user", ...MOCK_BY_ID, permission: "write", params: MockIdParams, response: StoredMock }),
+  restoreVersion: endpoint({ method: "POST", path: "/api/v1/mocks/{id}/versions/{version}/restore", tag, summary: "Make an active mock what it was at a version, as a new version", auth: "user", ...MOCK_BY_ID, permission: "write", params: VersionParams, response: StoredMock }),
+  batchSave: endpoint({ method: "POST", path: "/api/v1/mocks/batch", tag, summary: "Create or overwrite up to 10,000 mocks in one transaction (existing ids are overwritten; ?intent=create_new refuses them)", auth: "user", namespaced: true, permission: "write", query: SaveMockQuery, body: MockBatch, response: BatchSaveResult, errorStatuses: { "409": "conflict: intent=create_new and an id exists" } }),
   batchDelete: endpoint({ method: "DELETE", path: "/api/v1/mocks/batch", tag, summary: "Move active mocks to the recycle bin", auth: "user", namespaced: true, permission: "delete", body: MockIds, response: BatchDeleteResult }),
   batchRestore: endpoint({ method: "POST", path: "/api/v1/mocks/batch/restore", tag, summary: "Restore mocks from the recycle bin", auth: "user", namespaced: true, permission: "write", body: MockIds, response: BatchRestoreResult }),
   batchTags: endpoint({ method: "PATCH", path: "/api/v1/mocks/batch/tags", tag, summary: "Remove, then add tags on active mocks", auth: "user", namespaced: true, permission: "write", body: BatchTagsInput, response: BatchTagsResult }),

@@ -19,6 +19,15 @@ export const NamespaceView = z.object({
   createdAt: Timestamp,
 });
 export const NamespaceList = z.object({ namespaces: z.array(NamespaceView), count: z.number().int() });
+/** REST's default list: the names, as every public client decodes `namespaces`. */
+export const NamespaceNameList = z.object({ namespaces: z.array(z.string()), count: z.number().int() });
+export const ListNamespacesQuery = z.object({ detail: QueryBool.optional().describe("true: rows with id, role, permissions… instead of names") });
+
+/**
+ * `namespace` in a JSON body of a namespaced endpoint: names the namespace
+ * exactly like `?namespace=` (server/http/body-namespace.ts); "" names none.
+ */
+export const BodyNamespace = z.string().max(63).optional().describe("names the namespace like ?namespace=; must agree with it when both are given");
 
 export const AdminNamespaceView = z.object({
   id: z.string(),
@@ -60,7 +69,7 @@ const admin = "Administration";
 
 export const namespaceEndpoints = {
   create: endpoint({ method: "POST", path: "/api/v1/namespaces", tag, summary: "Create a namespace; the caller becomes its owner (admins may name another owner)", auth: "user", permission: "write", body: CreateNamespaceInput, response: NamespaceView, successStatus: 201 }),
-  list: endpoint({ method: "GET", path: "/api/v1/namespaces", tag, summary: "Namespaces the caller can read", auth: "user", permission: "read", response: NamespaceList }),
+  list: endpoint({ method: "GET", path: "/api/v1/namespaces", tag, summary: "Namespaces the caller can read: their names, or rows with ?detail=true", auth: "user", permission: "read", query: ListNamespacesQuery, response: z.union([NamespaceNameList, NamespaceList]) }),
   adminList: endpoint({ method: "GET", path: "/api/v1/admin/namespaces", tag: admin, summary: "All namespaces with metadata", auth: "admin", query: AdminNamespaceQuery, response: AdminNamespaceList }),
   adminDelete: endpoint({ method: "DELETE", path: "/api/v1/admin/namespaces/{namespace}", tag: admin, summary: "Delete a namespace (restorable)", auth: "admin", params: NamespaceParams, response: AdminNamespaceView }),
   adminRestore: endpoint({ method: "POST", path: "/api/v1/admin/namespaces/{namespace}/restore", tag: admin, summary: "Restore a deleted namespace", auth: "admin", params: NamespaceParams, response: AdminNamespaceView }),

@@ -5,8 +5,9 @@
 import { z } from "zod";
 import { IdParams, QueryBool, Timestamp } from "./common";
 import { endpoint } from "./endpoint";
+import { BodyNamespace } from "./namespaces";
 import { HttpMethod, MockId, MockInput, MockResponse } from "./mock";
-import { MockIdParams, SaveResult } from "./mock-api";
+import { MOCK_BY_ID, MockIdParams, SaveResult } from "./mock-api";
 
 const Uuid = z.string().uuid({ message: "must be a UUID" });
 const Count = z.number().int();
@@ -26,15 +27,16 @@ export const FolderView = z.object({
 export const FolderList = z.object({ folders: z.array(FolderView), count: Count });
 
 export const CreateFolderInput = z
-  .object({ name: FolderName, parentId: Uuid.nullable().optional().describe("absent or null: top level") })
+  .object({ name: FolderName, parentId: Uuid.nullable().optional().describe("absent or null: top level"), namespace: BodyNamespace })
   .strict();
 export const UpdateFolderInput = z
-  .object({ name: FolderName.optional(), parentId: Uuid.nullable().optional().describe("null: move to the top level; absent: keep the parent") })
+  .object({ name: FolderName.optional(), parentId: Uuid.nullable().optional().describe("null: move to the top level; absent: keep the parent"), namespace: BodyNamespace })
   .strict();
 export const MoveFolderInput = z
   .object({
     parentId: Uuid.nullable().optional().describe("new parent; null: top level; absent: keep the parent (reorder only)"),
     position: z.number().int().min(0).max(1_000_000).describe("0-based place among the new siblings; past the end means last"),
+    namespace: BodyNamespace,
   })
   .strict();
 export const DeleteFolderResult = z.object({
@@ -55,7 +57,15 @@ export const TagColor = z.string().regex(/^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/,
 
 export const TagView = z.object({ name: z.string(), color: z.string().nullable(), mockCount: Count.describe("active mocks carrying the tag") });
 export const TagList = z.object({ tags: z.array(TagView), count: Count });
-export const CreateTagInput = z.object({ name: TagName, color: TagColor.nullable().optional() }).strict();
+// `tag` is what the public clients send for the name; `name` is the spec's.
+export const CreateTagInput = z
+  .object({ name: TagName.optional(), tag: TagName.optional().describe("alias of name"), color: TagColor.nullable().optional(), namespace: BodyNamespace })
+  .strict()
+  .superRefine((v, ctx) => {
+    if (v.name === undefined && v.tag === undefined) ctx.addIssue({ code: "custom", path: ["name"], message: "required (or give it as tag)" });
+    else if (v.name !== undefined && v.tag !== undefined && v.name !== v.tag) ctx.addIssue({ code: "custom", path: ["tag"], message: "differs from name; give one of them" });
+  })
+  .transform(({ tag, name, ...rest }) => ({ ...rest, name: (name ?? tag) as string }));
 
 // ---- Undefined requests ---------------------------------------------------------
 
@@ -184,7 +194,7 @@ export const organisationEndpoints = {
   deleteAllUndefined: endpoint({ method: "DELETE", path: "/api/v1/undefined-requests/all", tag: undefinedTag, summary: "Delete every undefined request of the namespace, ignored ones included", auth: "user", namespaced: true, permission: "delete", response: DeletedCount }),
   ignoreUndefined: endpoint({ method: "PATCH", path: "/api/v1/undefined-requests/{id}/ignore", tag: undefinedTag, summary: "Ignore one (body optional; {ignored:false} un-ignores); ignored rows keep counting but are hidden by default", auth: "user", namespaced: true, permission: "write", params: IdParams, body: IgnoreUndefinedRequestInput, response: UndefinedRequestView }),
   createMockFromUndefined: endpoint({ method: "POST", path: "/api/v1/undefined-requests/{id}/create-mock", tag: undefinedTag, summary: "Create a mock of its protocol for its method and path (HTTP; SSE: the path; WebSocket: path and event; MCP tool/prompt/resource; S3 bucket; 200 with {} unless a response is given), then delete the undefined request; 409 duplicate_entity when such a mock exists", auth: "user", namespaced: true, permission: "write", params: IdParams, body: CreateMockFromUndefinedInput, response: SaveResult }),
-  mockLogs: endpoint({ method: "GET", path: "/api/v1/mocks/{id}/logs", tag: mocksTag, summary: "The mock's request log, newest first", auth: "user", namespaced: true, permission: "read", params: MockIdParams, query: MockLogQuery, response: MockRequestLog }),
+  mockLogs: endpoint({ method: "GET", path: "/api/v1/mocks/{id}/logs", tag: mocksTag, summary: "The mock's request log, newest first", auth: "user", ...MOCK_BY_ID, permission: "read", params: MockIdParams, query: MockLogQuery, response: MockRequestLog }),
   preview: endpoint({ method: "GET", path: "/api/v1/mocks/preview", tag: mocksTag, summary: "Which mock would answer a request, and its response, without calling the stub and without side effects (no use counted, no store written, no log)", auth: "user", namespaced: true, permission: "read", query: PreviewQuery, response: PreviewResult }),
   previewPost: endpoint({ method: "POST", path: "/api/v1/mocks/preview", tag: mocksTag, summary: "The preview with the request in a JSON body, for requests too big for a URL (extension)", auth: "user", namespaced: true, permission: "read", body: PreviewInput, response: PreviewResult }),
 } as const;

@@ -10,14 +10,9 @@ import type { Endpoint } from "@/server/contracts/endpoint";
 import { env } from "@/server/env";
 import { AppError, errors, toEnvelope } from "@/server/errors";
 import { logger } from "@/server/lib/logger";
-import {
-  DEFAULT_NAMESPACE,
-  type NamespaceScope,
-  pinnedNamespaceName,
-  requireNamespacePermission,
-  resolveNamespace,
-} from "@/server/services/namespace-access";
+import { type NamespaceScope, resolveNamespaceFor } from "@/server/services/namespace-access";
 import { enforceRateLimit } from "@/server/services/rate-limit";
+import { requestedNamespace } from "./body-namespace";
 import { readJsonBody } from "./read-body";
 import { clientIp, PATH_NAMESPACE_HEADER, requestIdFrom } from "./request-meta";
 import { validationError } from "@/server/validation-error";
@@ -29,7 +24,7 @@ export interface RouteInput<E extends Endpoint> {
   requestId: string;
   ip: string;
   actor: E["auth"] extends "none" ? Actor | null : Actor;
-  namespace: E["namespaced"] extends true ? NamespaceScope : undefined;
+  namespace: E["namespaced"] extends true ? NamespaceScope : E["namespaced"] extends "when-named" ? NamespaceScope | undefined : undefined;
   params: Infer<E["params"]>;
   query: Infer<E["query"]>;
   body: Infer<E["body"]>;
@@ -83,15 +78,9 @@ async function prepare(endpoint: Endpoint, req: Request, ctx: NextContext | unde
 
   let namespace: NamespaceScope | undefined;
   if (actor && endpoint.namespaced) {
-    const name =
-      req.headers.get(PATH_NAMESPACE_HEADER) ??
-      url.searchParams.get("namespace") ??
-      req.headers.get("x-service-namespace") ??
-      req.headers.get("x-namespace") ??
-      (await pinnedNamespaceName(actor)) ??
-      DEFAULT_NAMESPACE;
-    namespace = await resolveNamespace(actor, name);
-    if (endpoint.permission) requireNamespacePermission(namespace, endpoint.permission);
+    const named = requestedNamespace(req, url, body);
+    // A "when-named" route given no name finds the namespace itself (endpoint.namespaceFallback).
+    if (named !== undefined || endpoint.namespaced === true) namespace = await resolveNamespaceFor(actor, named, endpoint.permission);
   } else if (actor && endpoint.permission && !actor.permissions.includes(endpoint.permission)) {
     throw errors.forbidden(`This needs a credential with '${endpoint.permission}' permission`);
   }

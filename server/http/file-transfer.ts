@@ -20,6 +20,8 @@ export interface Upload {
   contentType: string;
   /** From the name header (raw uploads) or the part's filename (multipart); null when neither gave one. */
   fileName: string | null;
+  /** A multipart text part `namespace` (how the Java client names it), for uploadNamespace; null otherwise. */
+  namespace: string | null;
 }
 
 function readBytes(req: Request, limit: number, fileLimit: number): Promise<Buffer> {
@@ -77,16 +79,19 @@ async function readFile(req: Request, limitBytes: number, nameHeader: string | u
     }
     if (part.size > limitBytes) throw tooLarge(limitBytes, "The file");
     const partName = "name" in part && typeof part.name === "string" && part.name !== "" ? part.name : null;
+    const namespacePart = form.get("namespace");
     return {
       bytes: Buffer.from(await part.arrayBuffer()),
       contentType: part.type ? checkedContentType(part.type, "body", "file") : DEFAULT_CONTENT_TYPE,
       fileName: headerName ?? partName,
+      namespace: typeof namespacePart === "string" ? namespacePart : null,
     };
   }
   return {
     bytes: await readBytes(req, limitBytes, limitBytes),
     contentType: type ? checkedContentType(type, "header", "content-type") : DEFAULT_CONTENT_TYPE,
     fileName: headerName,
+    namespace: null,
   };
 }
 

@@ -24,7 +24,12 @@ function parametersOf(e: Endpoint): Json[] {
   add(e.params, "path");
   add(e.query, "query");
   if (e.namespaced) {
-    out.push({ name: "namespace", in: "query", required: false, schema: { type: "string" }, description: "namespace (or header X-Service-Namespace, or path form /api/v1/namespaces/<ns>/...); default sandbox" });
+    const fallback = e.namespaceFallback ?? "default sandbox";
+    const description = `namespace (or header X-Service-Namespace, path form /api/v1/namespaces/<ns>/..., or \`namespace\` in a JSON body that has it); ${fallback}`;
+    // A query contract that declares `namespace` itself gets the description instead of a second parameter of that name.
+    const declared = out.find((p) => p.name === "namespace" && p.in === "query");
+    if (declared) declared.description = description;
+    else out.push({ name: "namespace", in: "query", required: false, schema: { type: "string" }, description });
   }
   return out;
 }
@@ -60,6 +65,9 @@ export function buildOpenApi(releaseId: string): Json {
       if (code === "401" || code === "403") {
         if (e.auth === "none") continue;
       }
+      responses[code] = { description, content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } } };
+    }
+    for (const [code, description] of Object.entries(e.errorStatuses ?? {})) {
       responses[code] = { description, content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } } };
     }
     op.responses = responses;

@@ -104,7 +104,7 @@ describe("namespaces", () => {
     expect(bad.status).toBe(400);
     expect(bad.body.details[0].field).toBe("name");
     const list = await call(namespaces.GET, "/", { cookie });
-    expect(list.body).toEqual({ namespaces: [expect.objectContaining({ name: "erin-team" })], count: 1 });
+    expect(list.body).toEqual({ namespaces: ["erin-team"], count: 1 });
     const forOther = await call(namespaces.POST, "/", { method: "POST", cookie, body: { name: "x-team", owner: "boss" } });
     expect(forOther.status).toBe(403);
   });

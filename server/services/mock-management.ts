@@ -140,6 +140,16 @@ export async function purgeMock(actor: Actor, scope: NamespaceScope, id: string)
   return { id, purged: true as const };
 }
 
+/**
+ * Brings a mock back from the recycle bin. Restoring an active mock changes
+ * nothing and returns it, so a client may retry a restore safely.
+ */
+export async function restoreMock(actor: Actor, scope: NamespaceScope, id: string): Promise<StoredMock> {
+  const changed = await setDeleted(db(), scope.id, [id], false, actor, new Date());
+  if (changed.length > 0) await notifyMocksChanged(scope.id);
+  return getMock(scope, id);
+}
+
 // ---- Versions ----
 
 /** The history of a mock, newest first; also for a mock in the recycle bin. */

@@ -77,6 +77,8 @@ function storedView(row: Mock, namespace: string): StoredMock {
     version: row.version,
     deleted: Boolean(row.deletedAt),
     deletedAt: row.deletedAt ? row.deletedAt.getTime() : null,
+    // The clients' name for when a mock left service; milliseconds like createdAt.
+    ...(row.deletedAt ? { closedAt: row.deletedAt.getTime() } : {}),
     protocol: row.protocol as StoredMock["protocol"],
   };
 }

@@ -2,7 +2,7 @@
 // reported as missing (404), never as forbidden, so names do not leak.
 import type { Permission } from "@/server/contracts/endpoint";
 import { type Actor, isAdmin } from "@/server/auth/actor";
-import { db } from "@/server/db/client";
+import { db, type Prisma } from "@/server/db/client";
 import { AppError, errors } from "@/server/errors";
 
 export type MemberRole = "owner" | "editor" | "viewer";
@@ -47,6 +47,25 @@ export function requireNamespacePermission(scope: NamespaceScope, permission: Pe
   if (!scope.permissions.includes(permission)) {
     throw errors.forbidden(`This needs '${permission}' permission in namespace '${scope.name}'`);
   }
+}
+
+/**
+ * The one fallback for a request that names no namespace: the pinned
+ * credential's namespace, else `sandbox`. REST (defineRoute) and tRPC
+ * (namespacedProcedure) both resolve through here.
+ */
+export async function resolveNamespaceFor(actor: Actor, named: string | undefined, permission?: Permission): Promise<NamespaceScope> {
+  const scope = await resolveNamespace(actor, named ?? (await pinnedNamespaceName(actor)) ?? DEFAULT_NAMESPACE);
+  if (permission) requireNamespacePermission(scope, permission);
+  return scope;
+}
+
+/** Namespaces the caller may see: the pinned one only, members' ones, every one for an admin. */
+export function readableNamespaces(actor: Actor): Prisma.NamespaceWhereInput {
+  const where: Prisma.NamespaceWhereInput = { deletedAt: null };
+  if (actor.pinnedNamespaceId) where.id = actor.pinnedNamespaceId;
+  if (!isAdmin(actor)) where.memberships = { some: { userId: actor.user.id } };
+  return where;
 }
 
 /** The pinned namespace's name, for callers that omit the namespace. */

@@ -6,7 +6,7 @@ import { db, Prisma } from "@/server/db/client";
 import { notifyMocksChanged } from "@/server/db/notify";
 import { errors } from "@/server/errors";
 import { recordAudit } from "./audit";
-import { canManageMembers, type MemberRole, namespaceNotFound, type NamespaceScope, ROLE_PERMISSIONS } from "./namespace-access";
+import { canManageMembers, type MemberRole, namespaceNotFound, type NamespaceScope, readableNamespaces, ROLE_PERMISSIONS } from "./namespace-access";
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
@@ -47,11 +47,8 @@ export async function createNamespace(actor: Actor, input: z.infer<typeof Create
 }
 
 export async function listNamespaces(actor: Actor) {
-  const where: Prisma.NamespaceWhereInput = { deletedAt: null };
-  if (actor.pinnedNamespaceId) where.id = actor.pinnedNamespaceId;
-  if (!isAdmin(actor)) where.memberships = { some: { userId: actor.user.id } };
   const rows = await db().namespace.findMany({
-    where,
+    where: readableNamespaces(actor),
     orderBy: { name: "asc" },
     include: { memberships: { where: { userId: actor.user.id }, select: { role: true } } },
   });
@@ -68,6 +65,15 @@ export async function listNamespaces(actor: Actor) {
     };
   });
   return { namespaces, count: namespaces.length };
+}
+
+/**
+ * REST's list: every public client decodes `namespaces` as a list of names;
+ * `?detail=true` gives the rows the console (tRPC) gets.
+ */
+export async function listNamespacesForApi(actor: Actor, detail: boolean) {
+  const list = await listNamespaces(actor);
+  return detail ? list : { namespaces: list.namespaces.map((ns) => ns.name), count: list.count };
 }
 
 // ---- Administration --------------------------------------------------------

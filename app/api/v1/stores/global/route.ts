@@ -1,8 +1,7 @@
 import { storeEndpoints } from "@/server/contracts/store-endpoints";
-import { withBodyNamespace } from "@/server/http/body-namespace";
 import { defineRoute } from "@/server/http/define-route";
 import { getStore, setStoreValue } from "@/server/services/store-api";
 import { GLOBAL } from "@/server/services/stores";
 
 export const GET = defineRoute(storeEndpoints.getGlobal, ({ namespace }) => getStore(namespace, GLOBAL));
-export const POST = withBodyNamespace(defineRoute(storeEndpoints.setGlobal, ({ namespace, body }) => setStoreValue(namespace, GLOBAL, body)));
+export const POST = defineRoute(storeEndpoints.setGlobal, ({ namespace, body }) => setStoreValue(namespace, GLOBAL, body));
