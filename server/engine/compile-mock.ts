@@ -1,11 +1,13 @@
 // A mock prepared for serving: route compiled, conditions and templates
 // pre-parsed, once per mock version. Nothing here runs per request.
-import { protocolOf, type MockDefinition, type MockResponse } from "@/server/contracts/mock";
+import { protocolOf, SSE_CHAIN_DEFAULTS, type MockDefinition, type MockResponse } from "@/server/contracts/mock";
 import { compileConditions } from "./conditions";
 import { parsePath } from "./json-path";
 import { placerFor, type ServedProtocol } from "./protocols";
-import { compileRoute } from "./route";
+import { compileSoapFault, type CompiledSoapFault } from "./protocols/soap-fault";
+import { compileRoute, normalizePath } from "./route";
 import { equalityKey, type IndexedMock } from "./route-index";
+import { compileUserRegex, type SafeRegex } from "./safe-regex";
 import { compileString, compileTemplate, renderString, type CompiledString, type CompiledTemplate } from "./template";
 import type { StaticWire, StoreAccess } from "./types";
 
@@ -18,7 +20,21 @@ export interface CompiledEvent {
   data: CompiledTemplate | undefined;
   /** The source data, used as is when `data` has no placeholders. */
   source: unknown;
+  /** `templatePath`: the data is this template file, rendered. */
+  templatePath: CompiledString | undefined;
+  id: CompiledString | undefined;
+  retryMs: number | undefined;
   delayMs: number;
+}
+
+/** How an SSE chain's stream runs (defaults applied; docs/decisions.md, "SSE mocks"). */
+export interface ChainControls {
+  loop: boolean;
+  loopDelayMs: number;
+  heartbeatMs: number;
+  maxLoops: number;
+  maxTimeMs: number;
+  logBatch: number;
 }
 
 export interface CompiledResponse {
@@ -28,6 +44,12 @@ export interface CompiledResponse {
   headers: [string, ReturnType<typeof compileString>[]][];
   /** `sseEventChain.events`, compiled; undefined when the response has no chain. */
   events: CompiledEvent[] | undefined;
+  chain: ChainControls | undefined;
+  /** `decode: base64`: the payload's bytes, decoded once (a Buffer for HTTP, UTF-8 text for the text protocols). */
+  decoded: Buffer | string | undefined;
+  /** SOAP mocks: `response.soapFault` as ready envelopes. */
+  soapFault: CompiledSoapFault | undefined;
+  mcpIsError: boolean;
   payloadTemplatePath: ReturnType<typeof compileString> | undefined;
   delayMs: number;
   /** GraphQL mocks: `response.graphqlErrors`, templated like the payload. */
@@ -56,8 +78,10 @@ export interface CompiledMock extends IndexedMock {
   expiresAt: number | null;
   responses: CompiledResponse[];
   pick: "single" | "order" | "random";
-  /** Round-robin position for oneOf order (per process). */
+  /** Round-robin position for oneOf order (per process); starts at `oneOf.offset`. */
   turn: { next: number };
+  /** `http.routePattern`, anchored, and the pathPrefix length cut off before testing it. */
+  pathPattern: { regex: SafeRegex; prefixLength: number } | undefined;
   mStore: CompiledTemplate | undefined;
   extract: { mStore: [string, CompiledTemplate][]; cStore: [string, CompiledTemplate][]; gStore: [string, CompiledTemplate][] };
   webhooks: CompiledWebhook[];
@@ -70,23 +94,66 @@ export function canonicalPath(path: string): string {
     .join("");
 }
 
-function compileResponse(r: MockResponse | undefined): CompiledResponse {
+type Chain = NonNullable<MockResponse["sseEventChain"]>;
+
+function compileEvents(chain: Chain): CompiledEvent[] {
+  return chain.events.map((e) => {
+    // The Go client sends `data: null` for an event without data.
+    const data = e.data === null ? undefined : e.data;
+    return {
+      eventName: e.eventName === undefined ? undefined : compileString(e.eventName),
+      data: data === undefined ? undefined : compileTemplate(data),
+      source: data,
+      templatePath: e.templatePath ? compileString(e.templatePath) : undefined,
+      id: e.id === undefined ? undefined : compileString(e.id),
+      retryMs: e.retry,
+      delayMs: e.delay ?? 0,
+    };
+  });
+}
+
+function chainControls(chain: Chain): ChainControls {
+  const d = SSE_CHAIN_DEFAULTS;
+  return {
+    loop: chain.loop ?? false,
+    loopDelayMs: chain.loopDelay ?? d.loopDelay,
+    heartbeatMs: chain.heartbeat ?? d.heartbeat,
+    maxLoops: chain.maxLoops ?? d.maxLoops,
+    maxTimeMs: (chain.maxTime ?? d.maxTime) * 1000,
+    logBatch: chain.logBatch ?? d.logBatch,
+  };
+}
+
+function compileResponse(r: MockResponse | undefined, protocol: string): CompiledResponse {
   const source = r ?? {};
+  const base64 = source.decode === "base64" && typeof source.payload === "string" ? Buffer.from(source.payload.replace(/\s+/g, ""), "base64") : undefined;
+  const headers = Object.entries(source.headers ?? {}).map(([name, values]) => [name, values.map((v) => compileString(v))] as [string, CompiledString[]]);
+  // Decoded bytes are not JSON: without a Content-Type of the mock's own they go out as octet-stream.
+  if (base64 && protocol === "http" && !headers.some(([name]) => name.toLowerCase() === "content-type")) headers.push(["Content-Type", [compileString("application/octet-stream")]]);
+  const chain = source.sseEventChain;
   return {
     source,
     statusCode: source.statusCode ?? 200,
-    payload: source.payload === undefined ? undefined : compileTemplate(source.payload),
-    headers: Object.entries(source.headers ?? {}).map(([name, values]) => [name, values.map((v) => compileString(v))]),
-    events: source.sseEventChain?.events.map((e) => ({
-      eventName: e.eventName === undefined ? undefined : compileString(e.eventName),
-      data: e.data === undefined ? undefined : compileTemplate(e.data),
-      source: e.data,
-      delayMs: e.delay ?? 0,
-    })),
+    // The decoded bytes replace the payload: base64 text never holds placeholders to render.
+    payload: source.payload === undefined || base64 ? undefined : compileTemplate(source.payload),
+    headers,
+    events: chain && compileEvents(chain),
+    chain: chain && chainControls(chain),
+    decoded: base64 && (protocol === "http" ? base64 : base64.toString("utf8")),
+    soapFault: source.soapFault && compileSoapFault(source.soapFault),
+    mcpIsError: source.mcpIsError ?? false,
     payloadTemplatePath: source.payloadTemplatePath ? compileString(source.payloadTemplatePath) : undefined,
     delayMs: source.delay ?? 0,
     graphqlErrors: source.graphqlErrors === undefined ? undefined : compileTemplate(source.graphqlErrors),
   };
+}
+
+/** The routePattern must match the whole path below pathPrefix (anchored here, so users write no ^…$). */
+function compilePathPattern(def: MockDefinition): CompiledMock["pathPattern"] {
+  const pattern = def.http?.routePattern;
+  if (pattern === undefined) return undefined;
+  const prefix = def.pathPrefix ? normalizePath(def.pathPrefix) : "/";
+  return { regex: compileUserRegex(`^(?:${pattern})$`), prefixLength: prefix === "/" ? 0 : prefix.length };
 }
 
 function compileWebhook(w: NonNullable<MockDefinition["webhooks"]>[number]): CompiledWebhook {
@@ -127,7 +194,7 @@ export function compileMock(def: MockDefinition, sequence: number, createdAt: nu
       const key = equalityKey(c.value);
       return key === undefined ? [] : [{ path: canonicalPath(c.path), key }];
     });
-  const responses = def.oneOf ? def.oneOf.responses.map(compileResponse) : [compileResponse(def.response)];
+  const responses = def.oneOf ? def.oneOf.responses.map((r) => compileResponse(r, protocol)) : [compileResponse(def.response, protocol)];
   return {
     id: def.id,
     def,
@@ -142,7 +209,8 @@ export function compileMock(def: MockDefinition, sequence: number, createdAt: nu
     expiresAt: def.ttl > 0 ? createdAt + def.ttl : null,
     responses,
     pick: def.oneOf ? def.oneOf.order : "single",
-    turn: { next: 0 },
+    turn: { next: (def.oneOf?.offset ?? 0) % responses.length },
+    pathPattern: compilePathPattern(def),
     mStore: def.mStore ? compileTemplate(def.mStore) : undefined,
     extract: { mStore: entries(def.extract?.mStore), cStore: entries(def.extract?.cStore), gStore: entries(def.extract?.gStore) },
     webhooks: (def.webhooks ?? []).map(compileWebhook),
