@@ -7,9 +7,9 @@ import { placerFor, type ServedProtocol } from "./protocols";
 import { compileSoapFault, type CompiledSoapFault } from "./protocols/soap-fault";
 import { compileRoute, normalizePath } from "./route";
 import { equalityKey, type IndexedMock } from "./route-index";
-import { compileUserRegex, type SafeRegex } from "./safe-regex";
+import { compileUserRegex, InvalidRegexError, type SafeRegex } from "./safe-regex";
 import { compileString, compileTemplate, renderString, type CompiledString, type CompiledTemplate } from "./template";
-import type { StaticWire, StoreAccess } from "./types";
+import type { ChainControls, StaticWire, StoreAccess } from "./types";
 
 // valueFromFile paths see the request, not the stores (conditions run before any store write).
 const NO_STORES: StoreAccess = { getGlobal: () => undefined, getChain: () => undefined, setGlobal: () => {}, setChain: () => {} };
@@ -27,16 +27,6 @@ export interface CompiledEvent {
   delayMs: number;
 }
 
-/** How an SSE chain's stream runs (defaults applied; docs/decisions.md, "SSE mocks"). */
-export interface ChainControls {
-  loop: boolean;
-  loopDelayMs: number;
-  heartbeatMs: number;
-  maxLoops: number;
-  maxTimeMs: number;
-  logBatch: number;
-}
-
 export interface CompiledResponse {
   source: MockResponse;
   statusCode: number;
@@ -45,8 +35,13 @@ export interface CompiledResponse {
   /** `sseEventChain.events`, compiled; undefined when the response has no chain. */
   events: CompiledEvent[] | undefined;
   chain: ChainControls | undefined;
-  /** `decode: base64`: the payload's bytes, decoded once (a Buffer for HTTP, UTF-8 text for the text protocols). */
-  decoded: Buffer | string | undefined;
+  /**
+   * `decode: base64` outside HTTP: the decoded payload as UTF-8 text, which
+   * replaces the payload (SOAP, MCP, GraphQL, SSE carry text). HTTP keeps the
+   * base64 payload as the body (what the request log shows) with the decoded
+   * bytes preset as its `wire`.
+   */
+  decodedText: string | undefined;
   /** SOAP mocks: `response.soapFault` as ready envelopes. */
   soapFault: CompiledSoapFault | undefined;
   mcpIsError: boolean;
@@ -131,15 +126,17 @@ function compileResponse(r: MockResponse | undefined, protocol: string): Compile
   // Decoded bytes are not JSON: without a Content-Type of the mock's own they go out as octet-stream.
   if (base64 && protocol === "http" && !headers.some(([name]) => name.toLowerCase() === "content-type")) headers.push(["Content-Type", [compileString("application/octet-stream")]]);
   const chain = source.sseEventChain;
+  const binary = base64 !== undefined && protocol === "http";
   return {
     source,
     statusCode: source.statusCode ?? 200,
-    // The decoded bytes replace the payload: base64 text never holds placeholders to render.
-    payload: source.payload === undefined || base64 ? undefined : compileTemplate(source.payload),
+    // Base64 text holds no placeholders (no "{{", no "$."), so it is never rendered.
+    payload: source.payload === undefined || (base64 && !binary) ? undefined : compileTemplate(source.payload),
+    wire: binary ? { of: source.payload, bytes: base64 } : undefined,
     headers,
     events: chain && compileEvents(chain),
     chain: chain && chainControls(chain),
-    decoded: base64 && (protocol === "http" ? base64 : base64.toString("utf8")),
+    decodedText: base64 && !binary ? base64.toString("utf8") : undefined,
     soapFault: source.soapFault && compileSoapFault(source.soapFault),
     mcpIsError: source.mcpIsError ?? false,
     payloadTemplatePath: source.payloadTemplatePath ? compileString(source.payloadTemplatePath) : undefined,
@@ -148,12 +145,25 @@ function compileResponse(r: MockResponse | undefined, protocol: string): Compile
   };
 }
 
+/** Whether the request path fits the mock's routePattern (true without one). */
+export function pathPatternFits(mock: CompiledMock, path: string): boolean {
+  const p = mock.pathPattern;
+  return p === undefined || p.regex.test(p.prefixLength === 0 ? path : path.slice(p.prefixLength) || "/");
+}
+
 /** The routePattern must match the whole path below pathPrefix (anchored here, so users write no ^…$). */
 function compilePathPattern(def: MockDefinition): CompiledMock["pathPattern"] {
   const pattern = def.http?.routePattern;
   if (pattern === undefined) return undefined;
   const prefix = def.pathPrefix ? normalizePath(def.pathPrefix) : "/";
-  return { regex: compileUserRegex(`^(?:${pattern})$`), prefixLength: prefix === "/" ? 0 : prefix.length };
+  let regex: SafeRegex;
+  try {
+    regex = compileUserRegex(`^(?:${pattern})$`);
+  } catch (err) {
+    // Name the pattern as the user wrote it, so a 400 can point at http.routePattern.
+    throw err instanceof InvalidRegexError ? new InvalidRegexError(pattern, err.reason) : err;
+  }
+  return { regex, prefixLength: prefix === "/" ? 0 : prefix.length };
 }
 
 function compileWebhook(w: NonNullable<MockDefinition["webhooks"]>[number]): CompiledWebhook {

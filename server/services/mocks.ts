@@ -59,7 +59,10 @@ export function assertServable(def: MockBody) {
   try {
     compileMock({ ...def, id: def.id ?? "new", namespace: "check" } as MockDefinition, 0, 0);
   } catch (err) {
-    if (err instanceof InvalidRegexError) throw errors.validation(`Invalid regular expression: ${err.message}`, [{ location: "body", field: "conditions", message: err.message }]);
+    if (err instanceof InvalidRegexError) {
+      const field = def.http?.routePattern !== undefined && err.pattern === def.http.routePattern ? "http.routePattern" : "conditions";
+      throw errors.validation(`Invalid regular expression: ${err.message}`, [{ location: "body", field, message: err.message }]);
+    }
     throw err;
   }
 }

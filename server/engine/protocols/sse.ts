@@ -12,7 +12,8 @@ export const placeSse: Placer = (def) => {
   return {
     route: joinRoute(def.pathPrefix, sse.eventPath || sse.route || "/"),
     selector: "GET",
-    conditions: { conditions: sse.conditions, queryParams: sse.queryParams, header: sse.header },
+    // `headerConditions` is the public clients' name for `header`.
+    conditions: { conditions: sse.conditions, queryParams: sse.queryParams, header: sse.headerConditions ? [...(sse.header ?? []), ...sse.headerConditions] : sse.header, sortArray: sse.sortArray },
   };
 };
 
