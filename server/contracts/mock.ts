@@ -50,6 +50,16 @@ function optionalBlock<T extends z.ZodType>(schema: T) {
   return z.preprocess((v) => (isEmptyBlock(v) ? undefined : v), schema.optional());
 }
 
+/**
+ * A protocol block for which `{}` is a valid mock on its own (SSE at the
+ * prefix, SOAP or GraphQL answering anything, SMTP catching all): null is
+ * "not set", and `{}` is dropped only beside another protocol's block
+ * (MockInput's overwrite), so the Go client's empty blocks do not change the protocol.
+ */
+function emptyValidBlock<T extends z.ZodType>(schema: T) {
+  return z.preprocess((v) => (v === null ? undefined : v), schema.optional());
+}
+
 /** A field the server owns (GET returns it): accepted on input and dropped. */
 // Typed `unknown` (not `undefined`) so a stored mock, whose bookkeeping is set, still fits the parsed type.
 const serverOwned = (what: string) =>
@@ -370,13 +380,13 @@ export const MockInput = z
     http: optionalBlock(HttpBlock),
     grpc: optionalBlock(GrpcBlock),
     mcp: optionalBlock(McpBlock),
-    soap: optionalBlock(SoapBlock),
-    graphql: optionalBlock(GraphqlBlock),
-    smtp: optionalBlock(SmtpBlock),
+    soap: emptyValidBlock(SoapBlock),
+    graphql: emptyValidBlock(GraphqlBlock),
+    smtp: emptyValidBlock(SmtpBlock),
     socket: optionalBlock(SocketBlock),
     kafka: optionalBlock(KafkaBlock),
     rabbitmq: optionalBlock(RabbitmqBlock),
-    sse: optionalBlock(SseBlock),
+    sse: emptyValidBlock(SseBlock),
     s3: optionalBlock(S3Block),
     response: optionalBlock(MockResponse),
     // The Go client always sends order/offset: a oneOf without responses is no oneOf.
@@ -391,12 +401,21 @@ export const MockInput = z
     extract: Extract.optional(),
     ...SERVER_OWNED_MOCK_FIELDS,
   })
-  .strict();
+  .strict()
+  .overwrite(dropEmptyBesideOthers);
 export type MockInput = z.input<typeof MockInput>;
 export type MockDefinition = z.output<typeof MockInput> & { id: string; namespace: string };
 
 export const PROTOCOLS = ["http", "grpc", "mcp", "soap", "graphql", "smtp", "socket", "kafka", "rabbitmq", "sse", "s3"] as const;
 export type Protocol = (typeof PROTOCOLS)[number];
+
+/** Empty protocol blocks (`{}`) beside a block with content are the Go client's filler: dropped. */
+function dropEmptyBesideOthers<T extends Partial<Record<Protocol, unknown>>>(def: T): T {
+  const isEmpty = (p: Protocol) => def[p] !== undefined && Object.keys(def[p] as object).length === 0;
+  if (!PROTOCOLS.some((p) => def[p] !== undefined && !isEmpty(p))) return def;
+  for (const p of PROTOCOLS) if (isEmpty(p)) delete def[p];
+  return def;
+}
 
 /** The protocol a mock targets: the one protocol block it has (http when none). */
 export function protocolOf(mock: Partial<Record<Protocol, unknown>>): Protocol {
