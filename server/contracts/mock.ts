@@ -402,12 +402,28 @@ export const MockInput = z
     ...SERVER_OWNED_MOCK_FIELDS,
   })
   .strict()
-  .overwrite(dropEmptyBesideOthers);
+  .overwrite(dropEmptyBesideOthers)
+  .superRefine(refuseOnlyEmptyBlocks);
 export type MockInput = z.input<typeof MockInput>;
 export type MockDefinition = z.output<typeof MockInput> & { id: string; namespace: string };
 
 export const PROTOCOLS = ["http", "grpc", "mcp", "soap", "graphql", "smtp", "socket", "kafka", "rabbitmq", "sse", "s3"] as const;
 export type Protocol = (typeof PROTOCOLS)[number];
+
+/** The field an empty block lacks first, for blocks that cannot be empty (the others are valid as `{}`). */
+const FIRST_REQUIRED: Partial<Record<Protocol, string>> = { http: "route", grpc: "service", mcp: "method", socket: "serverName", kafka: "topic", rabbitmq: "queue", s3: "bucket" };
+
+/**
+ * Empty blocks are filler only beside a real one: a mock whose only block is
+ * an empty `http: {}` (or null) names no endpoint, and is refused as before
+ * rather than saved as a mock nothing can reach. (A block given empty parses
+ * to a present key with an undefined value.)
+ */
+function refuseOnlyEmptyBlocks(def: Partial<Record<Protocol, unknown>>, ctx: z.RefinementCtx) {
+  if (PROTOCOLS.some((p) => def[p] !== undefined)) return;
+  const given = PROTOCOLS.find((p) => p in def && FIRST_REQUIRED[p]);
+  if (given) ctx.addIssue({ code: "custom", path: [given, FIRST_REQUIRED[given]!], message: `the ${given} block is empty: give its ${FIRST_REQUIRED[given]}` });
+}
 
 /** Empty protocol blocks (`{}`) beside a block with content are the Go client's filler: dropped. */
 function dropEmptyBesideOthers<T extends Partial<Record<Protocol, unknown>>>(def: T): T {

@@ -66,6 +66,11 @@ describe("a mock as the clients send it", () => {
     const http = await save({ ...empty, id: "go-http", http: { route: "/go" }, response: { payload: 1 } });
     expect(http.status, http.text).toBe(200);
     expect((await get("go-http")).body.protocol).toBe("http");
+
+    // Alone, an empty block is no filler: it names no endpoint.
+    const lone = await save({ http: {}, response: { payload: 1 } });
+    expect(lone.status).toBe(400);
+    expect(lone.body.details[0].field).toBe("http.route");
   });
 
   it("an unknown key is a 400 naming it, at the top and inside blocks", async () => {
