@@ -40,7 +40,8 @@ export type Condition = z.infer<typeof Condition>;
 
 const Conditions = z.array(Condition).max(100);
 
-const isEmptyBlock = (v: unknown) => v === null || (typeof v === "object" && !Array.isArray(v) && Object.values(v as object).every((x) => x === undefined));
+const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+const isEmptyBlock = (v: unknown) => v === null || (isPlainObject(v) && Object.values(v).every((x) => x === undefined));
 
 /**
  * A block that may arrive empty: the Go client sends every block as `{}` (and
@@ -307,7 +308,7 @@ export const MockResponse = z
     delay: z.number().int().min(0).max(600_000).optional().describe("milliseconds before the response"),
     payloadTemplatePath: z.string().min(1).max(500).optional().describe("uploaded template file used as the payload"),
     // The Go client sends `{events: null}` on every response: a chain without events is no chain (the payload is the one event).
-    sseEventChain: z.preprocess((v) => (isEmptyBlock(v) || (typeof v === "object" && !((v as { events?: unknown }).events as unknown[] | null)?.length) ? undefined : v), SseEventChain.optional()),
+    sseEventChain: z.preprocess((v) => (isEmptyBlock(v) || (isPlainObject(v) && (v.events == null || (Array.isArray(v.events) && v.events.length === 0))) ? undefined : v), SseEventChain.optional()),
     graphqlErrors: z.array(z.unknown()).max(1000).optional(),
     soapFault: optionalBlock(SoapFault).describe("SOAP mocks: answer this SOAP Fault (1.1 or 1.2 as the request) instead of the payload"),
     mcpIsError: z.boolean().optional().describe("MCP tools/call: the result has isError: true"),
@@ -390,7 +391,7 @@ export const MockInput = z
     s3: optionalBlock(S3Block),
     response: optionalBlock(MockResponse),
     // The Go client always sends order/offset: a oneOf without responses is no oneOf.
-    oneOf: z.preprocess((v) => (isEmptyBlock(v) || (typeof v === "object" && (v as { responses?: unknown }).responses == null) ? undefined : v), OneOf.optional()),
+    oneOf: z.preprocess((v) => (isEmptyBlock(v) || (isPlainObject(v) && v.responses == null) ? undefined : v), OneOf.optional()),
     proxy: optionalBlock(Proxy),
     webhooks: z.array(Webhook).max(20).optional(),
     tags: z.array(z.string().min(1).max(100)).max(50).optional(),
