@@ -13,7 +13,7 @@ export const SaveResult = z.object({ overwritten: z.boolean(), mock: MockRecord 
 export type SaveResult = z.infer<typeof SaveResult>;
 
 /** A stored mock as the API returns it: the definition plus bookkeeping. */
-export const StoredMock = MockInput.extend({
+export const StoredMock = MockInput.safeExtend({
   id: z.string(),
   namespace: z.string(),
   createdAt: z.number().int().describe("milliseconds since the epoch"),

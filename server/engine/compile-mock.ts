@@ -1,13 +1,15 @@
 // A mock prepared for serving: route compiled, conditions and templates
 // pre-parsed, once per mock version. Nothing here runs per request.
-import { protocolOf, type MockDefinition, type MockResponse } from "@/server/contracts/mock";
+import { protocolOf, SSE_CHAIN_DEFAULTS, type MockDefinition, type MockResponse } from "@/server/contracts/mock";
 import { compileConditions } from "./conditions";
 import { parsePath } from "./json-path";
 import { placerFor, type ServedProtocol } from "./protocols";
-import { compileRoute } from "./route";
+import { compileSoapFault, type CompiledSoapFault } from "./protocols/soap-fault";
+import { compileRoute, normalizePath } from "./route";
 import { equalityKey, type IndexedMock } from "./route-index";
+import { compileUserRegex, InvalidRegexError, type SafeRegex } from "./safe-regex";
 import { compileString, compileTemplate, renderString, type CompiledString, type CompiledTemplate } from "./template";
-import type { StaticWire, StoreAccess } from "./types";
+import type { ChainControls, StaticWire, StoreAccess } from "./types";
 
 // valueFromFile paths see the request, not the stores (conditions run before any store write).
 const NO_STORES: StoreAccess = { getGlobal: () => undefined, getChain: () => undefined, setGlobal: () => {}, setChain: () => {} };
@@ -18,6 +20,10 @@ export interface CompiledEvent {
   data: CompiledTemplate | undefined;
   /** The source data, used as is when `data` has no placeholders. */
   source: unknown;
+  /** `templatePath`: the data is this template file, rendered. */
+  templatePath: CompiledString | undefined;
+  id: CompiledString | undefined;
+  retryMs: number | undefined;
   delayMs: number;
 }
 
@@ -28,6 +34,17 @@ export interface CompiledResponse {
   headers: [string, ReturnType<typeof compileString>[]][];
   /** `sseEventChain.events`, compiled; undefined when the response has no chain. */
   events: CompiledEvent[] | undefined;
+  chain: ChainControls | undefined;
+  /**
+   * `decode: base64` outside HTTP: the decoded payload as UTF-8 text, which
+   * replaces the payload (SOAP, MCP, GraphQL, SSE carry text). HTTP keeps the
+   * base64 payload as the body (what the request log shows) with the decoded
+   * bytes preset as its `wire`.
+   */
+  decodedText: string | undefined;
+  /** SOAP mocks: `response.soapFault` as ready envelopes. */
+  soapFault: CompiledSoapFault | undefined;
+  mcpIsError: boolean;
   payloadTemplatePath: ReturnType<typeof compileString> | undefined;
   delayMs: number;
   /** GraphQL mocks: `response.graphqlErrors`, templated like the payload. */
@@ -56,8 +73,10 @@ export interface CompiledMock extends IndexedMock {
   expiresAt: number | null;
   responses: CompiledResponse[];
   pick: "single" | "order" | "random";
-  /** Round-robin position for oneOf order (per process). */
+  /** Round-robin position for oneOf order (per process); starts at `oneOf.offset`. */
   turn: { next: number };
+  /** `http.routePattern`, anchored, and the pathPrefix length cut off before testing it. */
+  pathPattern: { regex: SafeRegex; prefixLength: number } | undefined;
   mStore: CompiledTemplate | undefined;
   extract: { mStore: [string, CompiledTemplate][]; cStore: [string, CompiledTemplate][]; gStore: [string, CompiledTemplate][] };
   webhooks: CompiledWebhook[];
@@ -70,23 +89,81 @@ export function canonicalPath(path: string): string {
     .join("");
 }
 
-function compileResponse(r: MockResponse | undefined): CompiledResponse {
+type Chain = NonNullable<MockResponse["sseEventChain"]>;
+
+function compileEvents(chain: Chain): CompiledEvent[] {
+  return chain.events.map((e) => {
+    // The Go client sends `data: null` for an event without data.
+    const data = e.data === null ? undefined : e.data;
+    return {
+      eventName: e.eventName === undefined ? undefined : compileString(e.eventName),
+      data: data === undefined ? undefined : compileTemplate(data),
+      source: data,
+      templatePath: e.templatePath ? compileString(e.templatePath) : undefined,
+      id: e.id === undefined ? undefined : compileString(e.id),
+      retryMs: e.retry,
+      delayMs: e.delay ?? 0,
+    };
+  });
+}
+
+function chainControls(chain: Chain): ChainControls {
+  const d = SSE_CHAIN_DEFAULTS;
+  return {
+    loop: chain.loop ?? false,
+    loopDelayMs: chain.loopDelay ?? d.loopDelay,
+    heartbeatMs: chain.heartbeat ?? d.heartbeat,
+    maxLoops: chain.maxLoops ?? d.maxLoops,
+    maxTimeMs: (chain.maxTime ?? d.maxTime) * 1000,
+    logBatch: chain.logBatch ?? d.logBatch,
+  };
+}
+
+function compileResponse(r: MockResponse | undefined, protocol: string): CompiledResponse {
   const source = r ?? {};
+  const base64 = source.decode === "base64" && typeof source.payload === "string" ? Buffer.from(source.payload.replace(/\s+/g, ""), "base64") : undefined;
+  const headers = Object.entries(source.headers ?? {}).map(([name, values]) => [name, values.map((v) => compileString(v))] as [string, CompiledString[]]);
+  // Decoded bytes are not JSON: without a Content-Type of the mock's own they go out as octet-stream.
+  if (base64 && protocol === "http" && !headers.some(([name]) => name.toLowerCase() === "content-type")) headers.push(["Content-Type", [compileString("application/octet-stream")]]);
+  const chain = source.sseEventChain;
+  const binary = base64 !== undefined && protocol === "http";
   return {
     source,
     statusCode: source.statusCode ?? 200,
-    payload: source.payload === undefined ? undefined : compileTemplate(source.payload),
-    headers: Object.entries(source.headers ?? {}).map(([name, values]) => [name, values.map((v) => compileString(v))]),
-    events: source.sseEventChain?.events.map((e) => ({
-      eventName: e.eventName === undefined ? undefined : compileString(e.eventName),
-      data: e.data === undefined ? undefined : compileTemplate(e.data),
-      source: e.data,
-      delayMs: e.delay ?? 0,
-    })),
+    // Base64 text holds no placeholders (no "{{", no "$."), so it is never rendered.
+    payload: source.payload === undefined || (base64 && !binary) ? undefined : compileTemplate(source.payload),
+    wire: binary ? { of: source.payload, bytes: base64 } : undefined,
+    headers,
+    events: chain && compileEvents(chain),
+    chain: chain && chainControls(chain),
+    decodedText: base64 && !binary ? base64.toString("utf8") : undefined,
+    soapFault: source.soapFault && compileSoapFault(source.soapFault),
+    mcpIsError: source.mcpIsError ?? false,
     payloadTemplatePath: source.payloadTemplatePath ? compileString(source.payloadTemplatePath) : undefined,
     delayMs: source.delay ?? 0,
     graphqlErrors: source.graphqlErrors === undefined ? undefined : compileTemplate(source.graphqlErrors),
   };
+}
+
+/** Whether the request path fits the mock's routePattern (true without one). */
+export function pathPatternFits(mock: CompiledMock, path: string): boolean {
+  const p = mock.pathPattern;
+  return p === undefined || p.regex.test(p.prefixLength === 0 ? path : path.slice(p.prefixLength) || "/");
+}
+
+/** The routePattern must match the whole path below pathPrefix (anchored here, so users write no ^…$). */
+function compilePathPattern(def: MockDefinition): CompiledMock["pathPattern"] {
+  const pattern = def.http?.routePattern;
+  if (pattern === undefined) return undefined;
+  const prefix = def.pathPrefix ? normalizePath(def.pathPrefix) : "/";
+  let regex: SafeRegex;
+  try {
+    regex = compileUserRegex(`^(?:${pattern})$`);
+  } catch (err) {
+    // Name the pattern as the user wrote it, so a 400 can point at http.routePattern.
+    throw err instanceof InvalidRegexError ? new InvalidRegexError(pattern, err.reason) : err;
+  }
+  return { regex, prefixLength: prefix === "/" ? 0 : prefix.length };
 }
 
 function compileWebhook(w: NonNullable<MockDefinition["webhooks"]>[number]): CompiledWebhook {
@@ -127,7 +204,7 @@ export function compileMock(def: MockDefinition, sequence: number, createdAt: nu
       const key = equalityKey(c.value);
       return key === undefined ? [] : [{ path: canonicalPath(c.path), key }];
     });
-  const responses = def.oneOf ? def.oneOf.responses.map(compileResponse) : [compileResponse(def.response)];
+  const responses = def.oneOf ? def.oneOf.responses.map((r) => compileResponse(r, protocol)) : [compileResponse(def.response, protocol)];
   return {
     id: def.id,
     def,
@@ -142,7 +219,8 @@ export function compileMock(def: MockDefinition, sequence: number, createdAt: nu
     expiresAt: def.ttl > 0 ? createdAt + def.ttl : null,
     responses,
     pick: def.oneOf ? def.oneOf.order : "single",
-    turn: { next: 0 },
+    turn: { next: (def.oneOf?.offset ?? 0) % responses.length },
+    pathPattern: compilePathPattern(def),
     mStore: def.mStore ? compileTemplate(def.mStore) : undefined,
     extract: { mStore: entries(def.extract?.mStore), cStore: entries(def.extract?.cStore), gStore: entries(def.extract?.gStore) },
     webhooks: (def.webhooks ?? []).map(compileWebhook),

@@ -11,7 +11,7 @@
 //      A proxy mock is answered by the adapter, which forwards the request.
 //   4. When nothing answers, the nearest mocks and what failed are reported.
 import type { MockDefinition } from "@/server/contracts/mock";
-import { compileMock, type CompiledMock } from "./compile-mock";
+import { compileMock, pathPatternFits, type CompiledMock } from "./compile-mock";
 import { renderMockResponse, type RenderedMatch, type RenderedWebhook } from "./respond";
 import { RouteIndex, type RouteCandidate } from "./route-index";
 import { nearestMisses, type NearMiss } from "./near-miss";
@@ -94,7 +94,7 @@ export function handle(ns: NamespaceMocks | undefined, req: EngineRequest, deps:
   for (let i = 0; i < candidates.length; i++) {
     const { mock, pathParams } = candidates[i];
     if (mock.expiresAt !== null && now >= mock.expiresAt) continue;
-    if (!mock.conditions.evaluate(req).pass) continue;
+    if (!pathPatternFits(mock, req.path) || !mock.conditions.evaluate(req).pass) continue;
     if (mock.def.useLimiter > 0) return takeAndAnswer(index, candidates, i, req, deps, now);
     return matched(mock, pathParams, renderMockResponse(mock, req, pathParams, deps));
   }
@@ -112,7 +112,7 @@ async function takeAndAnswer(index: RouteIndex<CompiledMock>, candidates: RouteC
     const { mock, pathParams } = candidates[i];
     if (i > from) {
       if (mock.expiresAt !== null && now >= mock.expiresAt) continue;
-      if (!mock.conditions.evaluate(req).pass) continue;
+      if (!pathPatternFits(mock, req.path) || !mock.conditions.evaluate(req).pass) continue;
     }
     if (mock.def.useLimiter > 0 && !(await deps.takeUse(mock.id, mock.def.useLimiter))) continue;
     return matched(mock, pathParams, renderMockResponse(mock, req, pathParams, deps));

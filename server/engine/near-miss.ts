@@ -1,6 +1,6 @@
 // When no mock answers: the three mocks nearest to the request and what kept
 // each from answering (WireMock-style), for the 404 details and the preview.
-import type { CompiledMock } from "./compile-mock";
+import { pathPatternFits, type CompiledMock } from "./compile-mock";
 import type { RouteCandidate, RouteIndex } from "./route-index";
 import { splitPath } from "./route";
 import type { EngineRequest } from "./types";
@@ -55,6 +55,10 @@ export function nearestMisses(index: RouteIndex<CompiledMock>, req: EngineReques
     const base = { id: mock.id, method: mock.method ?? "ANY", route: mock.route.pattern };
     if (mock.expiresAt !== null && now >= mock.expiresAt) {
       out.push({ ...base, distance: 0.05, reasons: [{ kind: "expired", message: "the mock's ttl has elapsed" }] });
+      continue;
+    }
+    if (!pathPatternFits(mock, req.path)) {
+      out.push({ ...base, distance: 0.5, reasons: [{ kind: "route", message: `routePattern ${mock.def.http?.routePattern} does not match ${req.path}` }] });
       continue;
     }
     const result = mock.conditions.evaluate(req);

@@ -51,16 +51,27 @@ function renderWebhook(w: CompiledWebhook, ctx: TemplateContext): RenderedWebhoo
  * template size limit holds for the chain as a whole, not per event: 10,000
  * events each inserting a large request body must not add up to gigabytes.
  */
-function renderEvents(events: CompiledEvent[], ctx: TemplateContext): RenderedEvent[] {
+function renderEvents(events: CompiledEvent[], ctx: TemplateContext, files: EngineDeps["files"]): RenderedEvent[] {
   let budget = TEMPLATE_LIMITS.maxOutputSize;
   return events.map((e) => {
     let data = e.source;
-    if (e.data && hasPlaceholders(e.data)) {
+    if (e.templatePath) {
+      // As payloadTemplatePath: the file's text, rendered, is the data.
+      const fileName = renderString(e.templatePath, ctx);
+      const text = files.read(ctx.namespace, fileName);
+      if (text === undefined) throw new TemplateFileMissingError(fileName);
+      data = renderTemplateFile(text, ctx, { maxOutputSize: budget });
+    } else if (e.data && hasPlaceholders(e.data)) {
       data = renderTemplate(e.data, ctx, { maxOutputSize: budget });
+    }
+    if (data !== e.source) {
       budget -= typeof data === "string" ? data.length : (JSON.stringify(data)?.length ?? 0);
       if (budget < 0) throw new TemplateError("template_too_large", `The rendered SSE events are larger than ${TEMPLATE_LIMITS.maxOutputSize} characters`);
     }
-    return { eventName: e.eventName && renderString(e.eventName, ctx), data, delayMs: e.delayMs };
+    const out: RenderedEvent = { eventName: e.eventName && renderString(e.eventName, ctx), data, delayMs: e.delayMs };
+    if (e.id) out.id = renderString(e.id, ctx);
+    if (e.retryMs !== undefined) out.retryMs = e.retryMs;
+    return out;
   });
 }
 
@@ -95,6 +106,8 @@ function renderPicked(mock: CompiledMock, req: EngineRequest, ctx: TemplateConte
     const text = deps.files.read(req.namespace, fileName);
     if (text === undefined) throw new TemplateFileMissingError(fileName);
     body = renderTemplateFile(text, ctx);
+  } else if (picked.decodedText !== undefined) {
+    body = picked.decodedText;
   } else if (picked.payload !== undefined) {
     body = hasPlaceholders(picked.payload) ? renderTemplate(picked.payload, ctx) : picked.source.payload;
   }
@@ -103,6 +116,8 @@ function renderPicked(mock: CompiledMock, req: EngineRequest, ctx: TemplateConte
   const response: EngineResponse = { status: picked.statusCode, headers, body, delayMs: picked.delayMs };
   if (body !== undefined && body === picked.source.payload) response.wire = picked.wire ??= { of: body, bytes: Buffer.from(typeof body === "string" ? body : JSON.stringify(body)) };
   if (picked.graphqlErrors) response.graphqlErrors = renderTemplate(picked.graphqlErrors, ctx) as unknown[];
+  if (picked.soapFault) response.soapFault = picked.soapFault;
+  if (picked.mcpIsError) response.mcpIsError = true;
 
   const webhooks: RenderedWebhook[] = [];
   const webhookErrors: RenderedMatch["webhookErrors"] = [];
@@ -113,6 +128,9 @@ function renderPicked(mock: CompiledMock, req: EngineRequest, ctx: TemplateConte
       webhookErrors.push({ index, error: err instanceof Error ? err.message : String(err) });
     }
   });
-  if (picked.events) response.events = renderEvents(picked.events, ctx);
+  if (picked.events) {
+    response.events = renderEvents(picked.events, ctx, deps.files);
+    response.chain = picked.chain;
+  }
   return { response, webhooks, webhookErrors };
 }

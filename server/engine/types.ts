@@ -2,6 +2,7 @@
 // the small interfaces through which it reaches the world (clock, randomness,
 // stores, template files). Adapters (HTTP fast path, gRPC, brokers…) build
 // EngineRequests; tests use the in-memory implementations in ./testing.ts.
+import type { CompiledSoapFault } from "./protocols/soap-fault";
 
 export interface EngineRequest {
   namespace: string;
@@ -21,6 +22,12 @@ export interface EngineResponse {
   headers: Record<string, string[]>;
   /** The rendered `sseEventChain.events`, when the response has a chain. */
   events?: RenderedEvent[];
+  /** How the chain's stream runs (loop, heartbeat, bounds), when the response has a chain. */
+  chain?: ChainControls;
+  /** SOAP mocks: answer this fault instead of the payload. */
+  soapFault?: CompiledSoapFault;
+  /** MCP tools/call: the result is an error result (`isError: true`). */
+  mcpIsError?: boolean;
   /** A JSON value (serialised by the adapter) or a string sent as is. */
   body: unknown;
   /**
@@ -46,6 +53,22 @@ export interface RenderedEvent {
   data: unknown;
   /** Milliseconds before this event. */
   delayMs: number;
+  /** The `id:` field, when the event has one. */
+  id?: string;
+  /** The `retry:` field (milliseconds), when the event has one. */
+  retryMs?: number;
+}
+
+/** How an SSE chain's stream runs, defaults applied (docs/decisions.md, "SSE mocks"). */
+export interface ChainControls {
+  loop: boolean;
+  loopDelayMs: number;
+  /** 0: no heartbeat. */
+  heartbeatMs: number;
+  maxLoops: number;
+  maxTimeMs: number;
+  /** Events per progress line in the server log; 0: none. */
+  logBatch: number;
 }
 
 /** Key-value state that templates read and `extract` writes. Values are JSON values. */

@@ -97,6 +97,11 @@ export async function patchMock(actor: Actor, scope: NamespaceScope, id: string,
   // A fetched mock may be sent back edited: its bookkeeping fields are not the caller's to set.
   for (const k of READ_ONLY_MOCK_FIELDS) delete fields[k];
   const { id: newId, namespace, ...changes } = fields;
+  // `response.body` is payload's alias: merged as payload, it replaces the stored one instead of contradicting it.
+  if (isObject(changes.response) && "body" in changes.response && !("payload" in changes.response)) {
+    const { body, ...rest } = changes.response;
+    changes.response = { ...rest, payload: body };
+  }
   if (newId !== undefined && newId !== id) {
     throw errors.validation("A mock's id cannot be changed; save it under the new id and delete this one", [{ location: "body", field: "id", message: `must be '${id}' or absent` }]);
   }

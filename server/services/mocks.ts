@@ -21,7 +21,8 @@ export type MockBody = ReturnType<typeof MockInput.parse>;
 
 /** Method and route text of a mock, for lists, conflicts and logs. */
 export function endpointOf(def: MockBody): { method: string | null; route: string | null } {
-  if (def.http) return { method: def.http.httpMethod ?? null, route: joinRoute(def.pathPrefix, def.http.route) };
+  // A routePattern is part of the endpoint ("/api/* ~/users/\d+"): two patterns are two endpoints.
+  if (def.http) return { method: def.http.httpMethod ?? null, route: joinRoute(def.pathPrefix, def.http.route ?? "*") + (def.http.routePattern ? ` ~${def.http.routePattern}` : "") };
   // GraphQL and SOAP: what their placers route and select on, so mocks of one field / operation at one path are duplicates.
   if (def.graphql) return { method: graphqlSelector(def.graphql.operation ?? "query", def.graphql.field || undefined), route: joinRoute(def.pathPrefix, def.graphql.path ?? GRAPHQL_DEFAULT_PATH) };
   if (def.soap) return { method: soapEndpointMethod(def.soap), route: joinRoute(def.pathPrefix, def.soap.path || "*") };
@@ -30,7 +31,7 @@ export function endpointOf(def: MockBody): { method: string | null; route: strin
   if (def.sse) return { method: "GET", route: joinRoute(def.pathPrefix, def.sse.eventPath || def.sse.route || "/") };
   if (def.socket) return { method: def.socket.event ?? null, route: def.socket.serverName };
   if (def.kafka) return { method: "topic", route: def.kafka.topic };
-  if (def.rabbitmq) return { method: "queue", route: def.rabbitmq.queue };
+  if (def.rabbitmq) return def.rabbitmq.queue !== undefined ? { method: "queue", route: def.rabbitmq.queue } : { method: "exchange", route: def.rabbitmq.exchange ?? null };
   if (def.s3) return { method: "bucket", route: def.s3.bucket };
   if (def.smtp) return { method: "smtp", route: def.smtp.serverName ?? null };
   return { method: null, route: null };
@@ -58,7 +59,10 @@ export function assertServable(def: MockBody) {
   try {
     compileMock({ ...def, id: def.id ?? "new", namespace: "check" } as MockDefinition, 0, 0);
   } catch (err) {
-    if (err instanceof InvalidRegexError) throw errors.validation(`Invalid regular expression: ${err.message}`, [{ location: "body", field: "conditions", message: err.message }]);
+    if (err instanceof InvalidRegexError) {
+      const field = def.http?.routePattern !== undefined && err.pattern === def.http.routePattern ? "http.routePattern" : "conditions";
+      throw errors.validation(`Invalid regular expression: ${err.message}`, [{ location: "body", field, message: err.message }]);
+    }
     throw err;
   }
 }

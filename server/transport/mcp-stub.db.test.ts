@@ -280,3 +280,15 @@ describe("MCP JSON-RPC edge cases (raw HTTP)", () => {
     expect(init.json).toEqual({ jsonrpc: "2.0", id: 1, result: "0x10" });
   });
 });
+
+describe("response.mcpIsError", () => {
+  it("makes a tools/call result an error result (isError: true) although the mock answers 200", async () => {
+    await save("mcp", { id: "denied", pathPrefix: "/agents/guarded", mcp: { method: "tools/call", tool: "delete_repo" }, response: { payload: { reason: "not allowed" }, mcpIsError: true } });
+    await save("mcp", { id: "allowed", pathPrefix: "/agents/guarded", mcp: { method: "tools/call", tool: "read_repo" }, response: { payload: { ok: true } } });
+    const { client } = await connect("/stubs/mcp/agents/guarded");
+    const denied = await client.callTool({ name: "delete_repo", arguments: {} });
+    expect(denied.isError).toBe(true);
+    expect(textOf(denied)).toEqual({ reason: "not allowed" });
+    expect((await client.callTool({ name: "read_repo", arguments: {} })).isError).toBe(false);
+  });
+});

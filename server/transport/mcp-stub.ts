@@ -222,7 +222,7 @@ async function call(ctx: StubContext, server: McpServerCatalog | undefined, msg:
   const { response, mock } = result;
   recordHit(ctx, mock, 200, { method: "POST", body: msg });
   let value: unknown;
-  if (method === "tools/call") value = toolResult(response.body, response.status >= 400);
+  if (method === "tools/call") value = toolResult(response.body, response.status >= 400 || response.mcpIsError === true);
   else if (method === "prompts/get") value = promptResult(response.body, mock.mcp?.description);
   else value = resourceResult(name, response.body, contentType(response.headers));
   return { message: { jsonrpc: "2.0", id, result: value }, delayMs: response.delayMs, afterSend: webhooksAfterSend(ctx, result) };

@@ -153,4 +153,32 @@ describe("SOAP mocks with the soap client", () => {
     expect(v12.status).toBe(400);
     expect(xml.parse(await v12.text()).Envelope.Body.Fault.Code.Value).toBe("soap:Sender");
   });
+
+  it("response.soapFault is answered as a Fault of the request's SOAP version with its httpStatus; the client raises it", async () => {
+    await stub.save({
+      soap: { method: "DeleteUser", path: "/ws/faults" },
+      response: { soapFault: { faultCode: "Client", faultString: "user 5 is protected", faultActor: "urn:polymock:users", detail: `<u:reason xmlns:u="${NS}">protected</u:reason>`, httpStatus: 422 } },
+    });
+    const err = await fault((await client("/ws/faults")).DeleteUserAsync({ id: "5" }));
+    expect(err.response?.status).toBe(422);
+    expect(err.response?.headers["content-type"]).toBe("text/xml; charset=utf-8");
+    expect(err.root!.Envelope.Body.Fault).toMatchObject({ faultcode: "env:Client", faultstring: "user 5 is protected", faultactor: "urn:polymock:users" });
+    expect(err.body).toContain(`<detail><u:reason xmlns:u="${NS}">protected</u:reason></detail>`);
+
+    const err12 = await fault((await client("/ws/faults", { forceSoap12Headers: true })).DeleteUserAsync({ id: "5" }));
+    expect(err12.response?.status).toBe(422);
+    expect(err12.response?.headers["content-type"]).toBe("application/soap+xml; charset=utf-8");
+    const f12 = xml.parse(err12.body!).Envelope.Body.Fault;
+    expect(f12).toMatchObject({ Code: { Value: "env:Sender" }, Reason: { Text: { "#text": "user 5 is protected" } }, Role: "urn:polymock:users" });
+    expect(err12.body).toContain(`<env:Detail><u:reason xmlns:u="${NS}">protected</u:reason></env:Detail>`);
+    expect(err12.message).toContain("user 5 is protected");
+
+    // Without httpStatus a fault is a 500; the request log records that status.
+    const { mock } = await stub.save({ soap: { method: "CreateUser", path: "/ws/faults" }, response: { soapFault: { faultString: "backend down" } } });
+    const err500 = await fault((await client("/ws/faults")).CreateUserAsync({ name: "a", email: "a@example.com" }));
+    expect(err500.response?.status).toBe(500);
+    expect(err500.root!.Envelope.Body.Fault).toMatchObject({ faultcode: "env:Server", faultstring: "backend down" });
+    await stubRecorder().drain();
+    expect((await db().requestLog.findMany({ where: { mockId: mock.id } })).map((l) => l.status)).toEqual([500]);
+  });
 });

@@ -62,6 +62,16 @@ async function serveSoap(ctx: StubContext): Promise<StubOutput | null> {
     recordHit(ctx, mock, out.status, { method: "POST", body: ctx.text });
     return { ...out, delayMs: response.delayMs, afterSend };
   }
+  if (response.soapFault) {
+    // The mock's own fault, in the caller's SOAP version; the mock's headers still apply, its type does not.
+    const fault = response.soapFault;
+    const out = engineOutput({ ...response, status: fault.status, body: fault.envelopes[call.version], wire: undefined }, ctx.requestId);
+    for (const name in out.headers) if (name.toLowerCase() === "content-type") delete out.headers[name];
+    out.headers["Content-Type"] = soapContentType(call.version);
+    recordHit(ctx, mock, fault.status, { method: "POST", body: ctx.text });
+    out.afterSend = afterSend;
+    return out;
+  }
   const out = engineOutput({ ...response, body: soapPayloadText(response.body, call.version) }, ctx.requestId, soapContentType(call.version));
   recordHit(ctx, mock, response.status, { method: "POST", body: ctx.text });
   out.afterSend = afterSend;

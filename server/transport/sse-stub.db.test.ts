@@ -6,6 +6,7 @@ import { db } from "@/server/db/client";
 import { invalidateAll } from "@/server/services/mock-index";
 import { createMockFromUndefinedRequest } from "@/server/services/undefined-requests";
 import { GLOBAL, writeStore } from "@/server/services/stores";
+import { saveTemplate } from "@/server/services/templates";
 import { useStubServer } from "@/server/testing/stub-server";
 import { useTestDatabase } from "@/server/testing/use-test-database";
 import { serveStub } from "./stub-core";
@@ -216,5 +217,58 @@ describe("the stream function (serveStub)", () => {
     const got = await collect(`${stub.origin}/stubs/live/sse/forever`, 1, ["a"]);
     expect(got).toEqual([{ type: "a", data: "x" }]);
     await ended;
+  });
+});
+
+describe("SSE chain controls and event fields (the clients' sseEventChain)", () => {
+  /** The whole stream as the bytes arrive, read to its end (the server closes it). */
+  const readStream = async (path: string) => (await fetch(`${stub.origin}/stubs/live${path}`, { headers: { Accept: "text/event-stream" } })).text();
+  const dataLines = (raw: string) => raw.split("\n").filter((l) => l.startsWith("data: "));
+
+  it("writes id: and retry: fields; EventSource reports the id as lastEventId; data: null is an empty data line", async () => {
+    await stub.save({ sse: { eventPath: "/ids", description: "ids and retry" }, response: { sseEventChain: { events: [{ eventName: "a", data: "one", id: "evt-{{$.req.n}}", retry: 2500 }, { data: null, id: "2" }] } } });
+    expect(await readStream("/ids?n=1")).toBe("event: a\nid: evt-1\nretry: 2500\ndata: one\n\nid: 2\ndata: \n\n");
+    const lastIds = await new Promise<string[]>((resolve, reject) => {
+      const es = new EventSource(`${stub.origin}/stubs/live/ids?n=7`);
+      const ids: string[] = [];
+      const take = (e: MessageEvent) => {
+        ids.push(e.lastEventId);
+        if (ids.length === 2) {
+          es.close();
+          resolve(ids);
+        }
+      };
+      es.addEventListener("a", take);
+      es.addEventListener("message", take);
+      es.onerror = () => es.readyState === EventSource.CLOSED && reject(new Error("EventSource failed"));
+    });
+    expect(lastIds).toEqual(["evt-7", "2"]);
+  });
+
+  it("loop repeats the chain maxLoops times, loopDelay apart, then ends the stream", async () => {
+    await stub.save({ sse: { eventPath: "/loop" }, response: { sseEventChain: { events: [{ data: "a" }, { data: "b" }], loop: true, loopDelay: 100, maxLoops: 3 } } });
+    expect(dataLines(await readStream("/loop"))).toEqual(["data: a", "data: b", "data: a", "data: b", "data: a", "data: b"]);
+  });
+
+  it("heartbeat sends `:` comment lines while the stream waits", async () => {
+    await stub.save({ sse: { eventPath: "/beat" }, response: { sseEventChain: { events: [{ data: "late", delay: 350 }], heartbeat: 100 } } });
+    const raw = await readStream("/beat");
+    // Timers fire in due order: the 100 ms heartbeat comes before the 350 ms event.
+    expect(raw.startsWith(":\n\n")).toBe(true);
+    expect(raw.endsWith("data: late\n\n")).toBe(true);
+  });
+
+  it("maxTime (seconds) ends the stream whatever is left, also a looping chain", async () => {
+    await stub.save({ sse: { eventPath: "/bounded" }, response: { sseEventChain: { events: [{ data: "first" }, { data: "never", delay: 5000 }], maxTime: 1 } } });
+    expect(dataLines(await readStream("/bounded"))).toEqual(["data: first"]);
+    await stub.save({ sse: { eventPath: "/forever" }, response: { sseEventChain: { events: [{ data: "x", delay: 2000 }], loop: true, loopDelay: 100, maxLoops: 1_000_000, maxTime: 1 } } });
+    expect(dataLines(await readStream("/forever"))).toEqual([]);
+  });
+
+  it("templatePath: an event's data is an uploaded template file, rendered like payloadTemplatePath", async () => {
+    await saveTemplate(stub.scope, "tick.txt", { bytes: Buffer.from("price of {{$.req.symbol}}"), contentType: "text/plain" });
+    invalidateAll();
+    await stub.save({ sse: { eventPath: "/from-file" }, response: { sseEventChain: { events: [{ eventName: "tick", templatePath: "tick.txt" }, { data: "inline" }] } } });
+    expect(await readStream("/from-file?symbol=ACME")).toBe("event: tick\ndata: price of ACME\n\ndata: inline\n\n");
   });
 });

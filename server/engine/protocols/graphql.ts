@@ -39,7 +39,7 @@ export const placeGraphql: Placer = (def) => {
   return {
     route: joinRoute(def.pathPrefix, g.path ?? GRAPHQL_DEFAULT_PATH),
     selector: graphqlSelector(g.operation ?? "query", g.field || undefined),
-    conditions: { conditions: g.conditions },
+    conditions: { conditions: g.conditions, header: g.header, sortArray: g.sortArray },
   };
 };
 

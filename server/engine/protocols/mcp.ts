@@ -38,7 +38,7 @@ export const placeMcp: Placer = (def) => {
   const name = mcpTarget(mcp);
   // A tools/call mock without `tool` (etc.) names nothing a client could call.
   if (!name) return null;
-  return { route: mcpServerPath(def.pathPrefix), selector: mcpSelector(mcp.method, name), conditions: { conditions: mcp.conditions, sortArray: mcp.sortArray } };
+  return { route: mcpServerPath(def.pathPrefix), selector: mcpSelector(mcp.method, name), conditions: { conditions: mcp.conditions, header: mcp.header, sortArray: mcp.sortArray } };
 };
 
 // ---------------------------------------------------------------------------

@@ -33,12 +33,12 @@ export function localName(name: string): string {
 export const placeSoap: Placer = (def) => {
   const s = def.soap;
   if (!s) return null;
-  const header: Condition[] = s.action ? [{ path: SOAP_ACTION_HEADER, assertAction: "equals", value: s.action }] : [];
+  const header: Condition[] = [...(s.action ? [{ path: SOAP_ACTION_HEADER, assertAction: "equals" as const, value: s.action }] : []), ...(s.header ?? [])];
   return {
     // Without a path the mock answers at any path (below pathPrefix).
     route: joinRoute(def.pathPrefix, s.path || "*"),
     selector: s.method ? localName(s.method) : null,
-    conditions: { conditions: s.conditions, header },
+    conditions: { conditions: s.conditions, header, sortArray: s.sortArray },
   };
 };
 

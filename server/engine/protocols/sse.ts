@@ -12,7 +12,8 @@ export const placeSse: Placer = (def) => {
   return {
     route: joinRoute(def.pathPrefix, sse.eventPath || sse.route || "/"),
     selector: "GET",
-    conditions: { conditions: sse.conditions, queryParams: sse.queryParams, header: sse.header },
+    // `headerConditions` is the public clients' name for `header`.
+    conditions: { conditions: sse.conditions, queryParams: sse.queryParams, header: sse.headerConditions ? [...(sse.header ?? []), ...sse.headerConditions] : sse.header, sortArray: sse.sortArray },
   };
 };
 
@@ -28,6 +29,9 @@ export function isSseRequest(method: string, path: string, accept: string | unde
 }
 
 /** The query as an object: one value as a string, a repeated parameter as its list (as `$.queryParams`). */
+/** An SSE comment line: keeps idle connections (and proxies in between) open; clients ignore it. */
+export const SSE_HEARTBEAT = ":\n\n";
+
 export function queryObject(query: Record<string, string[]>): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {};
   for (const name in query) {
@@ -38,14 +42,18 @@ export function queryObject(query: Record<string, string[]>): Record<string, str
 }
 
 /**
- * One event on the wire: `event:` (when named), one `data:` line per line of
- * the data (a string as is, anything else as JSON, none as one empty line so
- * the client still dispatches it), then the blank line that ends the event.
+ * One event on the wire: `event:` (when named), `id:` and `retry:` (when
+ * given), one `data:` line per line of the data (a string as is, anything
+ * else as JSON, none as one empty line so the client still dispatches it),
+ * then the blank line that ends the event.
  */
-export function formatSseEvent(eventName: string | undefined, data: unknown): string {
+export function formatSseEvent(eventName: string | undefined, data: unknown, fields?: { id?: string; retryMs?: number }): string {
   let out = "";
   // A line break in the name would end the field early and forge others.
   if (eventName) out += `event: ${eventName.replace(/[\r\n]+/g, " ")}\n`;
+  // An id with NUL is ignored by clients (the spec), so it is dropped here rather than sent in vain.
+  if (fields?.id !== undefined && !fields.id.includes("\0")) out += `id: ${fields.id.replace(/[\r\n]+/g, " ")}\n`;
+  if (fields?.retryMs !== undefined) out += `retry: ${fields.retryMs}\n`;
   const text = data === undefined ? "" : typeof data === "string" ? data : (JSON.stringify(data) ?? "");
   for (const line of text.split(/\r\n|\r|\n/)) out += `data: ${line}\n`;
   return out + "\n";
