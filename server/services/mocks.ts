@@ -68,9 +68,9 @@ export function assertServable(def: MockBody) {
 }
 
 function storedView(row: Mock, namespace: string): StoredMock {
-  const { folderId: _stale, ...withoutFolder } = row.definition as Record<string, unknown>;
+  const { folderId: _stale, closedAt: _owned, ...withoutFolder } = row.definition as Record<string, unknown>;
   return {
-    ...(withoutFolder as MockBody),
+    ...(withoutFolder as Omit<MockBody, "closedAt">),
     // The column is the truth: deleting a folder moves its mocks without rewriting definitions.
     ...(row.folderId ? { folderId: row.folderId } : {}),
     id: row.id,
