@@ -2,7 +2,8 @@
 // production build if it is stale, then the browser and process tests
 // (Playwright against the real server). Ends with one line
 // "N passed, N failed[, N skipped]" and a non-zero exit on any failure.
-import { spawnSync } from "node:child_process";
+// A stage that crashes or hangs counts as one failure and says so by name.
+import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { buildIsStale } from "../server/runtime/build-check";
@@ -13,47 +14,116 @@ const results = path.join(root, "test-results");
 mkdirSync(results, { recursive: true });
 process.env.TEST_DATABASE_URL ??= process.env.DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
 
-function run(cmd: string, args: string[], env: Record<string, string> = {}) {
+const MINUTE = 60_000;
+/** Hard limits per stage: a hang must end the run with a failure, not stall CI forever. */
+const LIMITS = { vitest: 40 * MINUTE, build: 15 * MINUTE, playwright: 30 * MINUTE };
+
+interface StageResult {
+  status: number | null;
+  signal: NodeJS.Signals | null;
+  timedOut: boolean;
+}
+
+/** Runs one stage in its own process group, so a timeout can kill it with every child it started. */
+function run(cmd: string, args: string[], limitMs: number, env: Record<string, string> = {}): Promise<StageResult> {
   console.log(`\n$ ${[path.basename(cmd), ...args].join(" ")}`);
-  return spawnSync(cmd, args, { stdio: "inherit", env: { ...process.env, ...env } }).status ?? 1;
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { stdio: "inherit", env: { ...process.env, ...env }, detached: true });
+    let timedOut = false;
+    const killGroup = (signal: NodeJS.Signals) => {
+      try {
+        process.kill(-child.pid!, signal);
+      } catch {}
+    };
+    const timer = setTimeout(() => {
+      timedOut = true;
+      killGroup("SIGTERM");
+      setTimeout(() => killGroup("SIGKILL"), 10_000).unref();
+    }, limitMs);
+    const forward = () => killGroup("SIGTERM");
+    process.once("SIGINT", forward);
+    process.once("SIGTERM", forward);
+    child.on("error", (err) => {
+      console.error(`could not start ${path.basename(cmd)}: ${err.message}`);
+    });
+    child.on("close", (status, signal) => {
+      clearTimeout(timer);
+      process.off("SIGINT", forward);
+      process.off("SIGTERM", forward);
+      // Leftovers of a killed stage (browsers, servers) must not outlive it.
+      if (timedOut || signal) killGroup("SIGKILL");
+      resolve({ status, signal, timedOut });
+    });
+  });
+}
+
+/** The line that explains a failed stage with no failed test inside it, or null when it ended normally. */
+function stageProblem(name: string, r: StageResult, limitMs: number): string | null {
+  if (r.timedOut) return `${name} timed out: killed after ${limitMs / MINUTE} minutes`;
+  if (r.signal) return `${name} crashed: killed by ${r.signal}`;
+  if (r.status === null) return `${name} crashed: could not start`;
+  return null;
 }
 
 const totals = { passed: 0, failed: 0, skipped: 0 };
+const problems: string[] = [];
 const onlyUnit = process.argv.includes("--unit");
 
-// 1. vitest
-const vitestJson = path.join(results, "vitest.json");
-rmSync(vitestJson, { force: true });
-const vitestStatus = run(bin("vitest"), ["run", "--reporter=default", "--reporter=json", `--outputFile.json=${vitestJson}`]);
-if (existsSync(vitestJson)) {
-  const r = JSON.parse(readFileSync(vitestJson, "utf8"));
-  totals.passed += r.numPassedTests;
-  totals.failed += r.numFailedTests;
-  totals.skipped += r.numPendingTests + r.numTodoTests;
-  // A suite that failed to load counts as a failure even with no test inside.
-  if (vitestStatus !== 0 && r.numFailedTests === 0) totals.failed += Math.max(1, r.numFailedTestSuites);
-} else if (vitestStatus !== 0) totals.failed += 1;
-
-// 2. build + Playwright
-if (!onlyUnit) {
-  let buildOk = true;
-  if (buildIsStale(root)) buildOk = run(process.execPath, [path.join(root, "node_modules/next/dist/bin/next"), "build"], { NODE_ENV: "production" }) === 0;
-  if (!buildOk) {
-    totals.failed += 1;
-    console.error("next build failed: the browser tests did not run");
-  } else {
-    const e2eJson = path.join(results, "e2e.json");
-    rmSync(e2eJson, { force: true });
-    const status = run(bin("playwright"), ["test"]);
-    if (existsSync(e2eJson)) {
-      const s = JSON.parse(readFileSync(e2eJson, "utf8")).stats;
-      totals.passed += s.expected + s.flaky;
-      totals.failed += s.unexpected;
-      totals.skipped += s.skipped;
-      if (status !== 0 && s.unexpected === 0) totals.failed += 1;
-    } else if (status !== 0) totals.failed += 1;
-  }
+/** One failure for a stage that ended badly without a failed test to show for it. */
+function stageFailed(line: string) {
+  totals.failed += 1;
+  problems.push(line);
+  console.error(line);
 }
 
-console.log(`\n${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ""}`);
-process.exit(totals.failed > 0 ? 1 : 0);
+async function main() {
+  // 1. vitest
+  const vitestJson = path.join(results, "vitest.json");
+  rmSync(vitestJson, { force: true });
+  const vitest = await run(bin("vitest"), ["run", "--reporter=default", "--reporter=json", `--outputFile.json=${vitestJson}`], LIMITS.vitest);
+  const vitestProblem = stageProblem("vitest", vitest, LIMITS.vitest);
+  if (existsSync(vitestJson) && !vitestProblem) {
+    const r = JSON.parse(readFileSync(vitestJson, "utf8"));
+    totals.passed += r.numPassedTests;
+    totals.failed += r.numFailedTests;
+    totals.skipped += r.numPendingTests + r.numTodoTests;
+    // A suite that failed to load counts as a failure even with no test inside.
+    if (vitest.status !== 0 && r.numFailedTests === 0) {
+      const suites = Math.max(1, r.numFailedTestSuites);
+      totals.failed += suites;
+      problems.push(`vitest failed: ${suites} test file(s) could not run (see above)`);
+    }
+  } else if (vitestProblem) stageFailed(vitestProblem);
+  else if (vitest.status !== 0) stageFailed(`vitest crashed: exit code ${vitest.status} and no report written`);
+
+  // 2. build + Playwright
+  if (!onlyUnit) {
+    let buildOk = true;
+    if (buildIsStale(root)) {
+      const build = await run(process.execPath, [path.join(root, "node_modules/next/dist/bin/next"), "build"], LIMITS.build, { NODE_ENV: "production" });
+      const problem = stageProblem("next build", build, LIMITS.build);
+      buildOk = build.status === 0 && !problem;
+      if (!buildOk) stageFailed(`${problem ?? `next build failed: exit code ${build.status}`}; the browser tests did not run`);
+    }
+    if (buildOk) {
+      const e2eJson = path.join(results, "e2e.json");
+      rmSync(e2eJson, { force: true });
+      const pw = await run(bin("playwright"), ["test"], LIMITS.playwright);
+      const problem = stageProblem("playwright", pw, LIMITS.playwright);
+      if (existsSync(e2eJson) && !problem) {
+        const s = JSON.parse(readFileSync(e2eJson, "utf8")).stats;
+        totals.passed += s.expected + s.flaky;
+        totals.failed += s.unexpected;
+        totals.skipped += s.skipped;
+        if (pw.status !== 0 && s.unexpected === 0) stageFailed(`playwright failed: exit code ${pw.status} with no failed test (set-up, forbidden test.only, or a crash)`);
+      } else if (problem) stageFailed(problem);
+      else if (pw.status !== 0) stageFailed(`playwright crashed: exit code ${pw.status} and no report written`);
+    }
+  }
+
+  if (problems.length) console.log(`\n${problems.join("\n")}`);
+  console.log(`\n${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ""}`);
+  process.exit(totals.failed > 0 ? 1 : 0);
+}
+
+void main();
