@@ -12,7 +12,21 @@ type Json = Record<string, unknown>;
 function schemaOf(s: z.ZodType, io: "input" | "output"): Json {
   const json = z.toJSONSchema(s, { target: "openapi-3.0", io, unrepresentable: "any" }) as Json;
   delete json.$schema;
-  return json;
+  return openApi30(json) as Json;
+}
+
+/**
+ * OpenAPI 3.0.3 `nullable` only qualifies a `type` and does not widen an
+ * `enum`: a nullable enum lists null itself, and a typeless schema (any
+ * value, null included) drops the keyword validators reject.
+ */
+function openApi30(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(openApi30);
+  if (!node || typeof node !== "object") return node;
+  const out: Json = Object.fromEntries(Object.entries(node).map(([k, v]) => [k, openApi30(v)]));
+  if (out.nullable === true && Array.isArray(out.enum) && !out.enum.includes(null)) out.enum = [...out.enum, null];
+  if (out.nullable === true && out.type === undefined && !["anyOf", "oneOf", "allOf", "$ref", "enum"].some((k) => k in out)) delete out.nullable;
+  return out;
 }
 
 const NAMESPACE_HINT = "namespace (or header X-Service-Namespace, or path form /api/v1/namespaces/<ns>/...); default sandbox";
@@ -59,7 +73,8 @@ function successContent(e: Endpoint): Json | undefined {
   if (e.response) return { "application/json": { schema: schemaOf(e.response, "output") } };
   if (!e.produces) return undefined;
   const types = typeof e.produces === "string" ? [e.produces] : e.produces;
-  return Object.fromEntries(types.map((t) => [t, { schema: t === "*/*" ? { type: "string", format: "binary" } : { type: "string" } }]));
+  const schemaFor = (t: string) => (t === "*/*" ? { type: "string", format: "binary" } : t === "application/json" ? { type: "object" } : { type: "string" });
+  return Object.fromEntries(types.map((t) => [t, { schema: schemaFor(t) }]));
 }
 
 function responsesOf(e: Endpoint): Record<string, Json> {
