@@ -327,10 +327,13 @@ describe("the errors each operation documents", () => {
     await c("POST /api/v1/mocks", { body: { id: "m-two-again", http: { route: "/two" } } });
     await c("POST /api/v1/mocks/batch", { query: `namespace=${NS}&intent=create_new`, body: [{ id: "m-two", http: { route: "/elsewhere" } }] });
     const nsRow = await db().namespace.findUniqueOrThrow({ where: { name: NS } });
-    const undef = await db().undefinedRequest.create({
-      data: { namespaceId: nsRow.id, protocol: "http", method: "GET", path: "/two", signature: randomUUID(), query: {}, headers: {}, body: null as never, count: 1 },
-    });
-    await c("POST /api/v1/undefined-requests/{id}/create-mock", { params: { id: undef.id }, body: {} });
+    const unmatched = () =>
+      db().undefinedRequest.create({
+        data: { namespaceId: nsRow.id, protocol: "http", method: "GET", path: "/asked-twice", signature: randomUUID(), query: {}, headers: {}, body: null as never, count: 1 },
+      });
+    const first = await unmatched();
+    await expectAnswer("POST /api/v1/undefined-requests/{id}/create-mock", { cookie: admin.cookie, query: `namespace=${NS}`, params: { id: first.id }, body: {} }, 200);
+    await c("POST /api/v1/undefined-requests/{id}/create-mock", { params: { id: (await unmatched()).id }, body: {} });
     await c("PATCH /api/v1/auth/me", { cookie: outsider.cookie, body: { email: "owner@example.test" } });
     const adminUser = await db().user.findUniqueOrThrow({ where: { id: admin.id } });
     const secret = await makeToken(adminUser);

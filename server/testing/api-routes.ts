@@ -44,7 +44,7 @@ export async function loadHandlers(): Promise<Map<string, RouteHandler>> {
   return out;
 }
 
-export const openApiDoc = buildOpenApi("test") as { paths: Record<string, Record<string, Json>>; components: { schemas: Record<string, Json> } };
+export const openApiDoc = buildOpenApi("test") as { openapi: string; paths: Record<string, Record<string, Json>>; components: { schemas: Record<string, Json> } };
 
 /** Every documented operation as "METHOD /path". */
 export function documentedOperations(): string[] {
