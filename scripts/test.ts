@@ -3,10 +3,10 @@
 // (Playwright against the real server). Ends with one line
 // "N passed, N failed[, N skipped]" and a non-zero exit on any failure.
 // A stage that crashes or hangs counts as one failure and says so by name.
-import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { buildIsStale } from "../server/runtime/build-check";
+import { runStage, type StageResult, stageProblem } from "./run-stage";
 
 const root = process.cwd();
 const bin = (name: string) => path.join(root, "node_modules", ".bin", name);
@@ -18,51 +18,9 @@ const MINUTE = 60_000;
 /** Hard limits per stage: a hang must end the run with a failure, not stall CI forever. */
 const LIMITS = { vitest: 40 * MINUTE, build: 15 * MINUTE, playwright: 30 * MINUTE };
 
-interface StageResult {
-  status: number | null;
-  signal: NodeJS.Signals | null;
-  timedOut: boolean;
-}
-
-/** Runs one stage in its own process group, so a timeout can kill it with every child it started. */
 function run(cmd: string, args: string[], limitMs: number, env: Record<string, string> = {}): Promise<StageResult> {
   console.log(`\n$ ${[path.basename(cmd), ...args].join(" ")}`);
-  return new Promise((resolve) => {
-    const child = spawn(cmd, args, { stdio: "inherit", env: { ...process.env, ...env }, detached: true });
-    let timedOut = false;
-    const killGroup = (signal: NodeJS.Signals) => {
-      try {
-        process.kill(-child.pid!, signal);
-      } catch {}
-    };
-    const timer = setTimeout(() => {
-      timedOut = true;
-      killGroup("SIGTERM");
-      setTimeout(() => killGroup("SIGKILL"), 10_000).unref();
-    }, limitMs);
-    const forward = () => killGroup("SIGTERM");
-    process.once("SIGINT", forward);
-    process.once("SIGTERM", forward);
-    child.on("error", (err) => {
-      console.error(`could not start ${path.basename(cmd)}: ${err.message}`);
-    });
-    child.on("close", (status, signal) => {
-      clearTimeout(timer);
-      process.off("SIGINT", forward);
-      process.off("SIGTERM", forward);
-      // Leftovers of a killed stage (browsers, servers) must not outlive it.
-      if (timedOut || signal) killGroup("SIGKILL");
-      resolve({ status, signal, timedOut });
-    });
-  });
-}
-
-/** The line that explains a failed stage with no failed test inside it, or null when it ended normally. */
-function stageProblem(name: string, r: StageResult, limitMs: number): string | null {
-  if (r.timedOut) return `${name} timed out: killed after ${limitMs / MINUTE} minutes`;
-  if (r.signal) return `${name} crashed: killed by ${r.signal}`;
-  if (r.status === null) return `${name} crashed: could not start`;
-  return null;
+  return runStage(cmd, args, { limitMs, env });
 }
 
 const totals = { passed: 0, failed: 0, skipped: 0 };
