@@ -1,6 +1,6 @@
 // Every documented operation, run against its real route handler and a real
 // database: the success case and the errors the document lists (400, 401,
-// 403, 404, 409). Each answer's status, media type and body are validated
+// 403, 404, 409, 413). Each answer's status, media type and body are validated
 // against /swagger/doc.json with ajv; response objects there are closed, so a
 // leaked field fails too.
 import { createHash, randomUUID } from "node:crypto";
@@ -301,6 +301,11 @@ describe("the errors each operation documents", () => {
         const who: Req = admin403 ? { cookie: outsider.cookie } : { cookie: undefined, token: needs === "read" ? writeOnlyToken : readToken };
         await expectAnswer(key, { ...base, ...who, query: namespaced(key) ? inNamespace(base.query, NS) : base.query }, 403);
       }
+      if (codes.includes("413")) {
+        // A declared length past every limit is refused before the body is read.
+        const big = { "content-type": "application/json", ...base.headers, "content-length": String(64 * 1024 * 1024) };
+        await expectAnswer(key, { rawBody: "{}", ...base, cookie: admin.cookie, token: undefined, headers: big }, 413);
+      }
       if (codes.includes("404") && (successes.has(key) || !operation(key).requestBody)) {
         const r: Req = namespaced(key) ? { ...base, cookie: admin.cookie, query: inNamespace(base.query, "absent-ns") } : { ...base, cookie: admin.cookie, params: absentParams(key) };
         await expectAnswer(key, r, 404);
@@ -362,7 +367,7 @@ describe("the errors each operation documents", () => {
     const missing: string[] = [];
     for (const key of documentedOperations()) {
       const codes = Object.keys(operation(key).responses);
-      const wanted = ["2xx", ...["400", "401", "403", "404", "409"].filter((c) => codes.includes(c))];
+      const wanted = ["2xx", ...["400", "401", "403", "404", "409", "413"].filter((c) => codes.includes(c))];
       for (const code of wanted) if (!seen.get(key)?.has(code) && !NOT_EXERCISED[`${key} ${code}`]) missing.push(`${key} ${code}`);
     }
     expect(missing).toEqual([]);
