@@ -358,9 +358,11 @@ describe("the errors each operation documents", () => {
     await c("POST /api/v1/temp-files", upload("second"));
   });
 
-  it("503 on forgot-password while e-mail is not configured", async () => {
+  it("503 on forgot-password, e-mail ping and test while e-mail is not configured", async () => {
     await expectAnswer("PUT /api/v1/admin/email/config", { cookie: admin.cookie, body: { enabled: false, host: sink.host, port: sink.port, from: "Polymock <noreply@example.test>" } }, 200);
     await expectAnswer("POST /api/v1/auth/forgot-password", { body: { email: "owner@example.test" } }, 503);
+    await expectAnswer("POST /api/v1/admin/email/ping", { cookie: admin.cookie }, 503);
+    await expectAnswer("POST /api/v1/admin/email/test", { cookie: admin.cookie, body: { to: "someone@example.test" } }, 503);
   });
 
   it("every operation was exercised, or is allow-listed with a reason", () => {
