@@ -45,11 +45,11 @@ async function main() {
     totals.passed += r.numPassedTests;
     totals.failed += r.numFailedTests;
     totals.skipped += r.numPendingTests + r.numTodoTests;
-    // A suite that failed to load counts as a failure even with no test inside.
+    // A file that failed to load, or an unhandled error, fails the run with no failed test inside.
     if (vitest.status !== 0 && r.numFailedTests === 0) {
       const suites = Math.max(1, r.numFailedTestSuites);
       totals.failed += suites;
-      problems.push(`vitest failed: ${suites} test file(s) could not run (see above)`);
+      problems.push(`vitest failed: exit code ${vitest.status} with no failed test (${r.numFailedTestSuites} file(s) could not load, or an unhandled error; see above), counted as ${suites} failed`);
     }
   } else if (vitestProblem) stageFailed(vitestProblem);
   else if (vitest.status !== 0) stageFailed(`vitest crashed: exit code ${vitest.status} and no report written`);
