@@ -7,6 +7,8 @@ export default defineConfig({
   testMatch: "**/*.spec.ts",
   globalSetup: "./e2e/support/global-setup.ts",
   globalTeardown: "./e2e/support/global-teardown.ts",
+  // A stray test.only must never make a run look green with most specs unrun.
+  forbidOnly: true,
   workers: 1,
   fullyParallel: false,
   timeout: 60_000,

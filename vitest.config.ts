@@ -5,7 +5,9 @@ export default defineConfig({
   resolve: { alias: { "@": path.resolve(import.meta.dirname) } },
   test: {
     include: ["**/*.test.ts"],
-    exclude: ["node_modules/**", "e2e/**", ".next/**", "data/**", ".worktrees/**"],
+    // Every node_modules (nested ones too: bench/.peers holds WireMock's and
+    // Mockoon's installs, whose dependencies ship their own *.test.ts files).
+    exclude: ["**/node_modules/**", "bench/.peers/**", "**/.worktrees/**", "e2e/**", ".next/**", "data/**"],
     globalSetup: ["server/testing/global-setup.ts"],
     pool: "forks",
     testTimeout: 30_000,

@@ -35,5 +35,5 @@ export const AuditList = z.object({ events: z.array(AuditEventView), total: z.nu
 const tag = "Administration";
 export const auditEndpoints = {
   list: endpoint({ method: "GET", path: "/api/v1/admin/audit", tag, summary: "Audit log, newest first (paged)", auth: "admin", query: AuditListQuery, response: AuditList }),
-  export: endpoint({ method: "GET", path: "/api/v1/admin/audit/export", tag, summary: "Export the audit log as csv, json, syslog (RFC 5424) or cef", auth: "admin", query: AuditExportQuery, produces: "text/plain" }),
+  export: endpoint({ method: "GET", path: "/api/v1/admin/audit/export", tag, summary: "Export the audit log as csv, json, syslog (RFC 5424) or cef", auth: "admin", query: AuditExportQuery, produces: ["application/json", "text/csv", "text/plain"] }),
 } as const;

@@ -29,6 +29,6 @@ const tag = "Administration";
 export const emailEndpoints = {
   getConfig: endpoint({ method: "GET", path: "/api/v1/admin/email/config", tag, summary: "SMTP configuration (password never returned)", auth: "admin", response: EmailConfigView }),
   putConfig: endpoint({ method: "PUT", path: "/api/v1/admin/email/config", tag, summary: "Save the SMTP configuration", auth: "admin", body: EmailConfigInput, response: EmailConfigView }),
-  test: endpoint({ method: "POST", path: "/api/v1/admin/email/test", tag, summary: "Send a test e-mail", auth: "admin", body: EmailTestInput, response: OkResponse }),
-  ping: endpoint({ method: "POST", path: "/api/v1/admin/email/ping", tag, summary: "Connect and authenticate to the SMTP server without sending", auth: "admin", response: EmailPingOutput }),
+  test: endpoint({ method: "POST", path: "/api/v1/admin/email/test", tag, summary: "Send a test e-mail", auth: "admin", body: EmailTestInput, response: OkResponse , statuses: { 502: "the SMTP server refused the message", 503: "e-mail is not configured" } }),
+  ping: endpoint({ method: "POST", path: "/api/v1/admin/email/ping", tag, summary: "Connect and authenticate to the SMTP server without sending", auth: "admin", response: EmailPingOutput , statuses: { 503: "e-mail is not configured" } }),
 } as const;

@@ -34,10 +34,17 @@ export interface Endpoint<P extends Schema = Schema, Q extends Schema = Schema, 
   body?: B;
   response?: R;
   successStatus?: number;
-  /** Error statuses beyond the common ones (400, 401, 403, 404, 429), for the OpenAPI document. */
-  errorStatuses?: Record<string, string>;
-  /** Response is not JSON (e.g. CSV export); documented with this media type. */
-  produces?: string;
+  /**
+   * Statuses the endpoint answers besides `successStatus` and the errors its
+   * kind implies (400; 401/403 when authenticated; 404 with path parameters or
+   * a namespace; 413 with a JSON body; 429 when rate limited), each with when.
+   * A 2xx here carries `response` like the success status does, an error the
+   * error envelope; `body: "response"` gives an error status the success
+   * shape (e.g. /health's 503 with the failing checks).
+   */
+  statuses?: Readonly<Record<number, string | { description: string; body: "response" }>>;
+  /** Response is not JSON (e.g. CSV export): its media types; "*\/*" for a stored file's own type. */
+  produces?: string | readonly string[];
 }
 
 // `const` keeps literal fields (auth, namespaced) so handlers get precise types.

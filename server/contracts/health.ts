@@ -17,9 +17,9 @@ export const LiveOutput = z.object({ status: z.literal("alive") });
 
 const tag = "Health";
 export const healthEndpoints = {
-  health: endpoint({ method: "GET", path: "/health", tag, summary: "Full health; 503 when the database is down", auth: "none", response: HealthOutput }),
+  health: endpoint({ method: "GET", path: "/health", tag, summary: "Full health; 503 when the database is down", auth: "none", response: HealthOutput, statuses: { 503: { description: "the database is down", body: "response" } } }),
   live: endpoint({ method: "GET", path: "/health/live", tag, summary: "Liveness: the process answers", auth: "none", response: LiveOutput }),
-  ready: endpoint({ method: "GET", path: "/health/ready", tag, summary: "Readiness: database reachable and every migration applied; 503 otherwise", auth: "none", response: ReadyOutput }),
+  ready: endpoint({ method: "GET", path: "/health/ready", tag, summary: "Readiness: database reachable and every migration applied; 503 otherwise", auth: "none", response: ReadyOutput, statuses: { 503: { description: "not ready", body: "response" } } }),
   metrics: endpoint({ method: "GET", path: "/metrics", tag, summary: "Prometheus metrics", auth: "none", produces: "text/plain" }),
   openapi: endpoint({ method: "GET", path: "/swagger/doc.json", tag, summary: "This OpenAPI document", auth: "none", produces: "application/json" }),
 } as const;

@@ -93,7 +93,7 @@ export const PublicProviderList = z.object({
 const tag = "Administration";
 export const identityProviderEndpoints = {
   list: endpoint({ method: "GET", path: "/api/v1/admin/auth/providers", tag, summary: "List identity providers", auth: "admin", response: ProviderList }),
-  create: endpoint({ method: "POST", path: "/api/v1/admin/auth/providers", tag, summary: "Create an identity provider (OIDC, GitHub, Google, LDAP)", auth: "admin", body: CreateProviderInput, response: ProviderView, successStatus: 201 }),
+  create: endpoint({ method: "POST", path: "/api/v1/admin/auth/providers", tag, summary: "Create an identity provider (OIDC, GitHub, Google, LDAP)", auth: "admin", body: CreateProviderInput, response: ProviderView, successStatus: 201 , statuses: { 409: "a provider with the slug exists" } }),
   update: endpoint({ method: "PUT", path: "/api/v1/admin/auth/providers/{id}", tag, summary: "Update an identity provider", auth: "admin", params: IdParams, body: UpdateProviderInput, response: ProviderView }),
   remove: endpoint({ method: "DELETE", path: "/api/v1/admin/auth/providers/{id}", tag, summary: "Delete an identity provider", auth: "admin", params: IdParams, response: OkResponse }),
   ldapTest: endpoint({ method: "POST", path: "/api/v1/admin/auth/ldap/test-connection", tag, summary: "Test an LDAP connection (bind, search, optional user check)", auth: "admin", body: LdapTestInput, response: LdapTestOutput }),

@@ -52,8 +52,9 @@ export const MockIdParams = z.object({ id: MockId });
 export const MOCK_BY_ID = {
   namespaced: "when-named",
   namespaceFallback: "when absent, the mock is looked up in every namespace the caller can read (409 when the id is in several)",
-  errorStatuses: { "409": "conflict: no namespace named and the id exists in several of the caller's namespaces (field `namespaces` lists them)" },
+  statuses: { 409: "conflict: no namespace named and the id is in several of the caller's namespaces (`namespaces` lists them)" },
 } as const;
+export const AMBIGUOUS_ID = MOCK_BY_ID.statuses[409];
 export const VersionParams = MockIdParams.extend({ version: z.coerce.number().int().min(1) });
 export const MockVersionView = z.object({ version: z.number().int(), createdAt: z.number().int(), createdBy: z.string().nullable(), change: z.string(), definition: z.unknown() });
 export const MockVersionList = z.object({ versions: z.array(MockVersionView.omit({ definition: true })), count: z.number().int() });

@@ -68,15 +68,15 @@ const tag = "Namespaces";
 const admin = "Administration";
 
 export const namespaceEndpoints = {
-  create: endpoint({ method: "POST", path: "/api/v1/namespaces", tag, summary: "Create a namespace; the caller becomes its owner (admins may name another owner)", auth: "user", permission: "write", body: CreateNamespaceInput, response: NamespaceView, successStatus: 201 }),
+  create: endpoint({ method: "POST", path: "/api/v1/namespaces", tag, summary: "Create a namespace; the caller becomes its owner (admins may name another owner)", auth: "user", permission: "write", body: CreateNamespaceInput, response: NamespaceView, successStatus: 201, statuses: { 409: "the namespace exists" } }),
   list: endpoint({ method: "GET", path: "/api/v1/namespaces", tag, summary: "Namespaces the caller can read: their names, or rows with ?detail=true", auth: "user", permission: "read", query: ListNamespacesQuery, response: z.union([NamespaceNameList, NamespaceList]) }),
   adminList: endpoint({ method: "GET", path: "/api/v1/admin/namespaces", tag: admin, summary: "All namespaces with metadata", auth: "admin", query: AdminNamespaceQuery, response: AdminNamespaceList }),
   adminDelete: endpoint({ method: "DELETE", path: "/api/v1/admin/namespaces/{namespace}", tag: admin, summary: "Delete a namespace (restorable)", auth: "admin", params: NamespaceParams, response: AdminNamespaceView }),
   adminRestore: endpoint({ method: "POST", path: "/api/v1/admin/namespaces/{namespace}/restore", tag: admin, summary: "Restore a deleted namespace", auth: "admin", params: NamespaceParams, response: AdminNamespaceView }),
   adminUsers: endpoint({ method: "GET", path: "/api/v1/admin/namespaces/{namespace}/users", tag: admin, summary: "Members of a namespace", auth: "admin", params: NamespaceParams, response: NamespaceMemberList }),
   adminAddUser: endpoint({ method: "POST", path: "/api/v1/admin/namespaces/{namespace}/users", tag: admin, summary: "Add a member (or change the role of an existing one)", auth: "admin", params: NamespaceParams, body: AddMemberInput, response: NamespaceMember, successStatus: 201 }),
-  adminRemoveUser: endpoint({ method: "DELETE", path: "/api/v1/admin/namespaces/{namespace}/users/{user_id}", tag: admin, summary: "Remove a member", auth: "admin", params: NamespaceUserParams, response: OkResponse }),
-  adminSetRole: endpoint({ method: "PUT", path: "/api/v1/admin/namespaces/{namespace}/users/{user_id}/role", tag: admin, summary: "Change a member's role", auth: "admin", params: NamespaceUserParams, body: SetRoleInput, response: NamespaceMember }),
+  adminRemoveUser: endpoint({ method: "DELETE", path: "/api/v1/admin/namespaces/{namespace}/users/{user_id}", tag: admin, summary: "Remove a member", auth: "admin", params: NamespaceUserParams, response: OkResponse , statuses: { 409: "the namespace would be left without an owner" } }),
+  adminSetRole: endpoint({ method: "PUT", path: "/api/v1/admin/namespaces/{namespace}/users/{user_id}/role", tag: admin, summary: "Change a member's role", auth: "admin", params: NamespaceUserParams, body: SetRoleInput, response: NamespaceMember , statuses: { 409: "the namespace would be left without an owner" } }),
 } as const;
 
 // Members of the caller's namespace, managed by its owners (and admins) without the admin API.
@@ -84,6 +84,6 @@ const members = "Namespace members";
 export const memberEndpoints = {
   list: endpoint({ method: "GET", path: "/api/v1/members", tag: members, summary: "Members of the namespace", auth: "user", namespaced: true, permission: "read", response: NamespaceMemberList }),
   add: endpoint({ method: "POST", path: "/api/v1/members", tag: members, summary: "Add a member or change their role (namespace owners)", auth: "user", namespaced: true, permission: "write", body: AddMemberInput, response: NamespaceMember, successStatus: 201 }),
-  setRole: endpoint({ method: "PUT", path: "/api/v1/members/{user_id}", tag: members, summary: "Change a member's role (namespace owners)", auth: "user", namespaced: true, permission: "write", params: z.object({ user_id: z.string().uuid({ message: "must be a UUID" }) }), body: SetRoleInput, response: NamespaceMember }),
-  remove: endpoint({ method: "DELETE", path: "/api/v1/members/{user_id}", tag: members, summary: "Remove a member (namespace owners)", auth: "user", namespaced: true, permission: "delete", params: z.object({ user_id: z.string().uuid({ message: "must be a UUID" }) }), response: OkResponse }),
+  setRole: endpoint({ method: "PUT", path: "/api/v1/members/{user_id}", tag: members, summary: "Change a member's role (namespace owners)", auth: "user", namespaced: true, permission: "write", params: z.object({ user_id: z.string().uuid({ message: "must be a UUID" }) }), body: SetRoleInput, response: NamespaceMember , statuses: { 409: "the namespace would be left without an owner" } }),
+  remove: endpoint({ method: "DELETE", path: "/api/v1/members/{user_id}", tag: members, summary: "Remove a member (namespace owners)", auth: "user", namespaced: true, permission: "delete", params: z.object({ user_id: z.string().uuid({ message: "must be a UUID" }) }), response: OkResponse , statuses: { 409: "the namespace would be left without an owner" } }),
 } as const;

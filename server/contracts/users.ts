@@ -40,10 +40,10 @@ export const SetPasswordInput = z.object({ password: Password }).strict();
 const tag = "Administration";
 export const userEndpoints = {
   list: endpoint({ method: "GET", path: "/api/v1/admin/users", tag, summary: "List users", auth: "admin", query: AdminUserQuery, response: AdminUserList }),
-  create: endpoint({ method: "POST", path: "/api/v1/admin/users", tag, summary: "Create a user", auth: "admin", body: CreateUserInput, response: AdminUserView, successStatus: 201 }),
-  update: endpoint({ method: "PUT", path: "/api/v1/admin/users/{id}", tag, summary: "Update a user", auth: "admin", params: IdParams, body: UpdateUserInput, response: AdminUserView }),
-  remove: endpoint({ method: "DELETE", path: "/api/v1/admin/users/{id}", tag, summary: "Delete a user (their sessions and tokens go with them)", auth: "admin", params: IdParams, response: OkResponse }),
+  create: endpoint({ method: "POST", path: "/api/v1/admin/users", tag, summary: "Create a user", auth: "admin", body: CreateUserInput, response: AdminUserView, successStatus: 201 , statuses: { 409: "the username or e-mail is taken" } }),
+  update: endpoint({ method: "PUT", path: "/api/v1/admin/users/{id}", tag, summary: "Update a user", auth: "admin", params: IdParams, body: UpdateUserInput, response: AdminUserView , statuses: { 409: "the username or e-mail is taken, or it would remove the last active admin" } }),
+  remove: endpoint({ method: "DELETE", path: "/api/v1/admin/users/{id}", tag, summary: "Delete a user (their sessions and tokens go with them)", auth: "admin", params: IdParams, response: OkResponse , statuses: { 409: "your own account, or the last active admin" } }),
   setPassword: endpoint({ method: "PUT", path: "/api/v1/admin/users/{id}/password", tag, summary: "Set a user's password (ends their sessions)", auth: "admin", params: IdParams, body: SetPasswordInput, response: OkResponse }),
-  disable: endpoint({ method: "POST", path: "/api/v1/admin/users/{id}/disable", tag, summary: "Disable a user: sessions end, tokens stop working", auth: "admin", params: IdParams, response: AdminUserView }),
+  disable: endpoint({ method: "POST", path: "/api/v1/admin/users/{id}/disable", tag, summary: "Disable a user: sessions end, tokens stop working", auth: "admin", params: IdParams, response: AdminUserView , statuses: { 409: "your own account, or the last active admin" } }),
   enable: endpoint({ method: "POST", path: "/api/v1/admin/users/{id}/enable", tag, summary: "Enable a user", auth: "admin", params: IdParams, response: AdminUserView }),
 } as const;

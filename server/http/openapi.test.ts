@@ -1,50 +1,48 @@
-// Every route handler under app/api/v1 (and the health/metrics/swagger routes)
-// must be in the OpenAPI document with each method it exports.
-import { readdirSync, statSync } from "node:fs";
-import path from "node:path";
+// The OpenAPI document and the route handlers list the same operations: every
+// method a route file under app/ exports is documented, and every documented
+// method has a route file exporting it. (What each operation answers is
+// checked against real handlers in openapi-responses.db.test.ts.)
 import { describe, expect, it } from "vitest";
-import { buildOpenApi } from "./openapi";
-
-const root = path.resolve(import.meta.dirname, "../..");
-const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"];
-
-function routeFiles(dir: string): string[] {
-  return readdirSync(dir).flatMap((entry) => {
-    const p = path.join(dir, entry);
-    if (statSync(p).isDirectory()) return routeFiles(p);
-    return entry === "route.ts" ? [p] : [];
-  });
-}
-
-function toOpenApiPath(file: string): string {
-  const rel = path.relative(path.join(root, "app"), path.dirname(file)).split(path.sep);
-  return "/" + rel.filter((s) => !/^\(.*\)$/.test(s)).map((s) => s.replace(/^\[(.+)\]$/, "{$1}")).join("/");
-}
-
-const documented = routeFiles(path.join(root, "app")).filter((f) => {
-  const p = toOpenApiPath(f);
-  return p.startsWith("/api/v1/") || p.startsWith("/health") || p === "/metrics" || p === "/swagger/doc.json";
-});
+import { apiRouteFiles, documentedOperations, loadHandlers, openApiDoc } from "@/server/testing/api-routes";
 
 describe("OpenAPI document", () => {
-  const doc = buildOpenApi("test") as { openapi: string; paths: Record<string, Record<string, unknown>> };
-
-  it("is OpenAPI 3", () => {
-    expect(doc.openapi).toMatch(/^3\.0\./);
-    expect(documented.length).toBeGreaterThan(20);
+  it("is OpenAPI 3 and lists the API", () => {
+    expect(openApiDoc.openapi).toMatch(/^3\.0\./);
+    expect(apiRouteFiles().length).toBeGreaterThan(20);
   });
 
-  it.each(documented.map((f) => [toOpenApiPath(f), f]))("documents every method of %s", async (apiPath, file) => {
-    const mod = (await import(file)) as Record<string, unknown>;
-    const exported = METHODS.filter((m) => typeof mod[m] === "function");
-    expect(exported.length).toBeGreaterThan(0);
-    for (const method of exported) {
-      expect(doc.paths[apiPath]?.[method.toLowerCase()], `${method} ${apiPath} is missing from the OpenAPI document`).toBeDefined();
+  it("documents every method every route file exports, and nothing else", async () => {
+    const handled = [...(await loadHandlers()).keys()].sort();
+    const documented = documentedOperations().sort();
+    expect(handled.filter((k) => !documented.includes(k)), "exported by a route file but not documented").toEqual([]);
+    expect(documented.filter((k) => !handled.includes(k)), "documented but no route file exports it").toEqual([]);
+  });
+
+  it("names each parameter of an operation once", () => {
+    for (const [p, ops] of Object.entries(openApiDoc.paths)) {
+      for (const [method, op] of Object.entries(ops)) {
+        const names = (op.parameters as { in: string; name: string }[]).map((x) => `${x.in}:${x.name}`);
+        expect(names.filter((n, i) => names.indexOf(n) !== i), `${method.toUpperCase()} ${p}`).toEqual([]);
+      }
     }
   });
 
-  it("lists no operation that has no route handler", () => {
-    const handled = new Set(documented.map(toOpenApiPath));
-    for (const p of Object.keys(doc.paths)) expect(handled.has(p), `${p} is documented but has no route.ts`).toBe(true);
+  it("closes every success response object, so a leaked field is an error", () => {
+    const open: string[] = [];
+    const walk = (node: unknown, where: string) => {
+      if (!node || typeof node !== "object") return;
+      const n = node as Record<string, unknown>;
+      if (n.type === "object" && n.properties && n.additionalProperties !== false) open.push(where);
+      for (const [k, v] of Object.entries(n)) walk(v, `${where}/${k}`);
+    };
+    for (const [p, ops] of Object.entries(openApiDoc.paths)) {
+      for (const [method, op] of Object.entries(ops)) {
+        for (const [status, r] of Object.entries(op.responses as Record<string, { content?: Record<string, { schema: unknown }> }>)) {
+          if (Number(status) < 300) walk(r.content?.["application/json"]?.schema, `${method.toUpperCase()} ${p} ${status}`);
+        }
+      }
+    }
+    expect(open).toEqual([]);
   });
 });
+

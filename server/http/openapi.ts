@@ -1,4 +1,7 @@
-// The OpenAPI 3.0 document, generated from the endpoint contracts.
+// The OpenAPI 3.0 document, generated from the endpoint contracts. It lists
+// every status an operation can answer with its real media types; response
+// objects are closed (additionalProperties: false), so a test validating real
+// answers against this document fails on any field a handler leaks.
 import { z } from "zod";
 import { allEndpoints } from "@/server/contracts/api";
 import { ErrorEnvelopeSchema } from "@/server/contracts/common";
@@ -9,7 +12,21 @@ type Json = Record<string, unknown>;
 function schemaOf(s: z.ZodType, io: "input" | "output"): Json {
   const json = z.toJSONSchema(s, { target: "openapi-3.0", io, unrepresentable: "any" }) as Json;
   delete json.$schema;
-  return json;
+  return openApi30(json) as Json;
+}
+
+/**
+ * OpenAPI 3.0.3 `nullable` only qualifies a `type` and does not widen an
+ * `enum`: a nullable enum lists null itself, and a typeless schema (any
+ * value, null included) drops the keyword validators reject.
+ */
+function openApi30(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(openApi30);
+  if (!node || typeof node !== "object") return node;
+  const out: Json = Object.fromEntries(Object.entries(node).map(([k, v]) => [k, openApi30(v)]));
+  if (out.nullable === true && Array.isArray(out.enum) && !out.enum.includes(null)) out.enum = [...out.enum, null];
+  if (out.nullable === true && out.type === undefined && !["anyOf", "oneOf", "allOf", "$ref", "enum"].some((k) => k in out)) delete out.nullable;
+  return out;
 }
 
 function parametersOf(e: Endpoint): Json[] {
@@ -34,13 +51,43 @@ function parametersOf(e: Endpoint): Json[] {
   return out;
 }
 
-const ERROR_RESPONSES: Record<string, string> = {
-  "400": "Invalid input (error envelope, code validation; details name the fields)",
-  "401": "Missing, invalid, expired or revoked credential",
-  "403": "Authenticated but not allowed",
-  "404": "Not found, or a namespace the caller cannot read",
-  "429": "Rate limited; see Retry-After",
-};
+/** The errors an operation has because of what it is (define-route.ts raises them before the handler runs). */
+function implicitErrors(e: Endpoint): Record<string, string> {
+  const out: Record<string, string> = {
+    "400": "Invalid input (error envelope, code validation; details name the fields)",
+    "401":
+      e.auth === "none"
+        ? "An invalid bearer token (a stale session cookie is ignored here)"
+        : "Missing, invalid, expired or revoked credential",
+  };
+  if (e.auth === "admin" || e.permission) out["403"] = e.auth === "admin" ? "Authenticated without the admin role" : "Authenticated but not allowed";
+  if (e.params || e.namespaced) out["404"] = e.namespaced ? "Not found, or a namespace the caller cannot read" : "Not found";
+  if (e.body) out["413"] = "Request body larger than the limit (MAX_BODY_BYTES)";
+  out["429"] = e.rateLimit === "auth" ? "Too many attempts from this address; see Retry-After" : "Rate limited (per API credential); see Retry-After";
+  return out;
+}
+
+const ERROR_CONTENT = { "application/json": { schema: { $ref: "#/components/schemas/Error" } } };
+
+function successContent(e: Endpoint): Json | undefined {
+  if (e.response) return { "application/json": { schema: schemaOf(e.response, "output") } };
+  if (!e.produces) return undefined;
+  const types = typeof e.produces === "string" ? [e.produces] : e.produces;
+  const schemaFor = (t: string) => (t === "*/*" ? { type: "string", format: "binary" } : t === "application/json" ? { type: "object" } : { type: "string" });
+  return Object.fromEntries(types.map((t) => [t, { schema: schemaFor(t) }]));
+}
+
+function responsesOf(e: Endpoint): Record<string, Json> {
+  const content = successContent(e);
+  const success = (description: string): Json => ({ description, ...(content ? { content } : {}) });
+  const responses: Record<string, Json> = { [String(e.successStatus ?? 200)]: success("Success") };
+  for (const [code, description] of Object.entries(implicitErrors(e))) responses[code] = { description, content: ERROR_CONTENT };
+  for (const [code, declared] of Object.entries(e.statuses ?? {})) {
+    if (typeof declared !== "string") responses[code] = success(declared.description);
+    else responses[code] = Number(code) < 300 ? success(declared) : { description: declared, content: ERROR_CONTENT };
+  }
+  return Object.fromEntries(Object.entries(responses).sort(([a], [b]) => Number(a) - Number(b)));
+}
 
 export function buildOpenApi(releaseId: string): Json {
   const paths: Record<string, Record<string, Json>> = {};
@@ -55,22 +102,7 @@ export function buildOpenApi(releaseId: string): Json {
     if (e.auth === "admin") op.description = "Admin role required.";
     if (e.permission) op.description = `${op.description ?? ""} Needs '${e.permission}' permission${e.namespaced ? " in the namespace" : ""}.`.trim();
     if (e.body) op.requestBody = { required: true, content: { "application/json": { schema: schemaOf(e.body, "input") } } };
-    const ok = String(e.successStatus ?? 200);
-    const responses: Record<string, Json> = {
-      [ok]: e.response
-        ? { description: "Success", content: { "application/json": { schema: schemaOf(e.response, "output") } } }
-        : { description: "Success", ...(e.produces ? { content: { [e.produces]: { schema: { type: "string" } } } } : {}) },
-    };
-    for (const [code, description] of Object.entries(ERROR_RESPONSES)) {
-      if (code === "401" || code === "403") {
-        if (e.auth === "none") continue;
-      }
-      responses[code] = { description, content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } } };
-    }
-    for (const [code, description] of Object.entries(e.errorStatuses ?? {})) {
-      responses[code] = { description, content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } } };
-    }
-    op.responses = responses;
+    op.responses = responsesOf(e);
     (paths[e.path] ??= {})[e.method.toLowerCase()] = op;
   }
   return {
@@ -88,7 +120,8 @@ export function buildOpenApi(releaseId: string): Json {
         bearer: { type: "http", scheme: "bearer" },
         session: { type: "apiKey", in: "cookie", name: "polymock_session" },
       },
-      schemas: { Error: schemaOf(ErrorEnvelopeSchema, "output") },
+      // Open on purpose: some codes add documented top-level fields (duplicate_entity's matchLevel, …).
+      schemas: { Error: { ...schemaOf(ErrorEnvelopeSchema, "output"), additionalProperties: true } },
     },
   };
 }
