@@ -3,8 +3,10 @@
 // them, oversized headers, broken percent-encoding and JSON. Stub traffic is
 // served for real; everything else goes through the real Next proxy to a
 // stand-in of the Next.js process that runs the real route modules.
-import type { AddressInfo } from "node:net";
+import { execFile } from "node:child_process";
 import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as unknownApi from "@/app/api/v1/[...path]/route";
 import * as meRoute from "@/app/api/v1/auth/me/route";
@@ -113,6 +115,17 @@ describe("an h2c upgrade offer (Java's HttpClient) is answered as HTTP/1.1", () 
     const res = await rawRequest(port, javaGet("/health"));
     expect(res?.head).toMatch(/^HTTP\/1\.1 200 /);
     expect(JSON.parse(res!.body)).toMatchObject({ status: "up", checks: { database: { status: "up" } } });
+  });
+
+  it("answers Java 17's own HttpClient on a stub, /api/v1 and /health, over HTTP/1.1", async () => {
+    const origin = `http://127.0.0.1:${port}`;
+    const { stdout } = await promisify(execFile)("java", ["server/testing/java/HttpClientProbe.java", `${origin}/stubs/${NS}/hello`, `${origin}/api/v1/auth/me`, `${origin}/health`], {
+      env: { ...process.env, PROBE_API_KEY: token },
+    });
+    const [stub, me, health] = stdout.trim().split("\n");
+    expect(stub).toBe('200 HTTP_1_1 {"hi":"there"}');
+    expect(me).toMatch(/^200 HTTP_1_1 \{.*"username":"user/);
+    expect(health).toMatch(/^200 HTTP_1_1 \{"status":"up"/);
   });
 
   it("still hands a WebSocket handshake to the WebSocket stubs", async () => {
