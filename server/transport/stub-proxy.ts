@@ -7,7 +7,7 @@ import http from "node:http";
 import https from "node:https";
 import type { MockDefinition } from "@/server/contracts/mock";
 import { compileRoute, joinRoute } from "@/server/engine/route";
-import { PEER_HEADER } from "@/server/http/request-meta";
+import { PEER_HEADER, trustsProxy } from "@/server/http/request-meta";
 import { logger } from "@/server/lib/logger";
 import { assertAllowedTarget, BlockedTargetError, guardedAgent, safeLookup } from "@/server/lib/ssrf";
 import type { StubOutput } from "./stub-core";
@@ -84,7 +84,6 @@ export function proxyTargetUrl(proxy: ProxyConfig, mock: MockDefinition, path: s
   return url;
 }
 
-const trustProxy = () => process.env.TRUST_PROXY === "1" || process.env.TRUST_PROXY === "true";
 
 function connectionTokens(values: string | string[] | undefined): Set<string> {
   const list = values === undefined ? [] : Array.isArray(values) ? values : [values];
@@ -105,8 +104,8 @@ function forwardedHeaders(call: ProxyCall): Record<string, string[]> {
   const priorFor = call.headers["x-forwarded-for"] ?? [];
   if (peer) out["x-forwarded-for"] = [[...priorFor, peer].join(", ")];
   const host = call.headers.host?.[0];
-  if (host && !(trustProxy() && call.headers["x-forwarded-host"])) out["x-forwarded-host"] = [host];
-  if (!(trustProxy() && call.headers["x-forwarded-proto"])) out["x-forwarded-proto"] = ["http"];
+  if (host && !(trustsProxy() && call.headers["x-forwarded-host"])) out["x-forwarded-host"] = [host];
+  if (!(trustsProxy() && call.headers["x-forwarded-proto"])) out["x-forwarded-proto"] = ["http"];
   for (const [name, values] of Object.entries(call.proxy.headers ?? {})) out[name.toLowerCase()] = values.map((v) => v.replace(/[\r\n]+/g, " "));
   if (call.body.length > 0) out["content-length"] = [String(call.body.length)];
   out.via = [[...(call.headers.via ?? []), `1.1 ${VIA_NAME}`].join(", ")];
