@@ -32,7 +32,11 @@ function descendantsOf(root: number): number[] {
   const queue = [root];
   while (queue.length) {
     const parent = queue.shift()!;
-    for (const [pid, p] of table) if (p.ppid === parent && !out.includes(pid)) (out.push(pid), queue.push(pid));
+    for (const [pid, p] of table) {
+      if (p.ppid !== parent || out.includes(pid)) continue;
+      out.push(pid);
+      queue.push(pid);
+    }
   }
   return out;
 }
