@@ -11,11 +11,16 @@ import path from "node:path";
 import { Readable } from "node:stream";
 
 type Handler = (req: Request, ctx: { params: Promise<Record<string, string | string[]>> }) => Promise<Response> | Response;
-type RouteModule = Partial<Record<string, Handler>>;
+/** A route file's exports: handlers under method names, and config such as `dynamic`. */
+type RouteModule = Record<string, unknown>;
 
 const { autoImplementMethods } = createRequire(import.meta.url)("next/dist/server/route-modules/app-route/helpers/auto-implement-methods.js") as {
-  autoImplementMethods(handlers: RouteModule): Record<string, Handler>;
+  autoImplementMethods(handlers: Partial<Record<string, Handler>>): Record<string, Handler>;
 };
+
+function handlersOf(module: RouteModule): Partial<Record<string, Handler>> {
+  return Object.fromEntries(Object.entries(module).filter(([, v]) => typeof v === "function")) as Partial<Record<string, Handler>>;
+}
 
 export interface StandInRoute {
   /** "/api/v1/mocks/[id]", "/api/v1/[...path]" */
@@ -62,7 +67,7 @@ export async function startNextStandIn(routes: StandInRoute[]) {
   const socketPath = path.join(os.tmpdir(), `polymock-next-stand-in-${process.pid}-${Math.random().toString(36).slice(2)}.sock`);
   // Static segments win over dynamic ones, and catch-alls come last, as in Next.js.
   const rank = (p: string) => (p.includes("[...") ? 2 : p.includes("[") ? 1 : 0);
-  const table = [...routes].sort((a, b) => rank(a.pattern) - rank(b.pattern)).map((r) => ({ match: matcher(r.pattern), methods: autoImplementMethods(r.module) }));
+  const table = [...routes].sort((a, b) => rank(a.pattern) - rank(b.pattern)).map((r) => ({ match: matcher(r.pattern), methods: autoImplementMethods(handlersOf(r.module)) }));
   const seen: SeenRequest[] = [];
   const server = http.createServer(async (req, res) => {
     const method = req.method ?? "GET";

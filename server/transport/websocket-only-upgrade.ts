@@ -22,7 +22,6 @@ function wantsWebSocket(value: string | undefined): boolean {
 export class FrontIncomingMessage extends http.IncomingMessage {
   private [UPGRADE]: boolean | null = null;
 
-  // @ts-expect-error node's typings declare `upgrade` a plain property; an accessor keeps its contract.
   get upgrade(): boolean {
     return this[UPGRADE] === true && (this.method === "CONNECT" || wantsWebSocket(this.headers.upgrade));
   }
