@@ -4,10 +4,12 @@
 // served for real; everything else goes through the real Next proxy to a
 // stand-in of the Next.js process that runs the real route modules.
 import { execFile } from "node:child_process";
+import { once } from "node:events";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import WebSocket from "ws";
 import * as unknownApi from "@/app/api/v1/[...path]/route";
 import * as meRoute from "@/app/api/v1/auth/me/route";
 import * as mocksRoute from "@/app/api/v1/mocks/route";
@@ -60,6 +62,7 @@ beforeAll(async () => {
   const scope = await resolveNamespace(actorFor(user), NS);
   await saveMock(actorFor(user), scope, MockInput.parse({ http: { route: "/hello", httpMethod: "GET" }, response: { payload: { hi: "there" } } }));
   await saveMock(actorFor(user), scope, MockInput.parse({ http: { route: "/upload", httpMethod: "POST" }, response: { payload: { stored: true } } }));
+  await saveMock(actorFor(user), scope, MockInput.parse({ socket: { serverName: "chat", event: "message" }, response: { payload: "pong" } }));
   invalidateAll();
   standIn = await startNextStandIn([
     { pattern: "/api/v1/auth/me", module: meRoute },
@@ -126,6 +129,15 @@ describe("an h2c upgrade offer (Java's HttpClient) is answered as HTTP/1.1", () 
     expect(stub).toBe('200 HTTP_1_1 {"hi":"there"}');
     expect(me).toMatch(/^200 HTTP_1_1 \{.*"username":"user/);
     expect(health).toMatch(/^200 HTTP_1_1 \{"status":"up"/);
+  });
+
+  it("still upgrades a WebSocket handshake: a real ws client talks to a socket mock", async () => {
+    const ws = new WebSocket(`ws://127.0.0.1:${port}/stubs/${NS}/chat`);
+    await once(ws, "open");
+    const reply = once(ws, "message");
+    ws.send("ping");
+    expect(String((await reply)[0])).toBe("pong");
+    ws.close();
   });
 
   it("still hands a WebSocket handshake to the WebSocket stubs", async () => {
