@@ -14,13 +14,14 @@ function wantsWebSocket(value: string | undefined): boolean {
 }
 
 /**
- * The IncomingMessage class the front's server is built with. node:http (20
- * and 22 before `shouldUpgradeCallback`) decides between the 'request' and
- * 'upgrade' events by reading `req.upgrade` once the headers are parsed; this
- * accessor answers true only for CONNECT and WebSocket handshakes.
+ * The IncomingMessage class the front's server is built with. node:http 20
+ * (which has no `shouldUpgradeCallback` option) decides between the 'request'
+ * and 'upgrade' events by reading `req.upgrade` once the headers are parsed;
+ * this accessor answers true only for CONNECT and WebSocket handshakes.
  */
 export class FrontIncomingMessage extends http.IncomingMessage {
-  private [UPGRADE]: boolean | null = null;
+  // Set by node's own `this.upgrade = …` (the base constructor's included): no initialiser of its own.
+  declare private [UPGRADE]: boolean | null;
 
   get upgrade(): boolean {
     return this[UPGRADE] === true && (this.method === "CONNECT" || wantsWebSocket(this.headers.upgrade));
