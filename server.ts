@@ -4,53 +4,25 @@
 // Next.js process this one starts (server/runtime/next-app.ts), which has no
 // port of its own. Next.js is kept out of this process on purpose: see
 // docs/decisions.md, "Two processes behind port 5770".
-import http from "node:http";
 import { env } from "@/server/env";
-import { isRequestId, newRequestId, PEER_HEADER } from "@/server/http/request-meta";
 import { logger } from "@/server/lib/logger";
 import { startNextChild } from "@/server/runtime/next-child";
-import { handleStubRequest, isStubPath, stubFailed } from "@/server/transport/http-stub";
+import { createFrontServer } from "@/server/transport/front";
 import { createNextProxy } from "@/server/transport/next-proxy";
 import { drainWebhooks } from "@/server/services/webhooks";
 import { stubRecorder } from "@/server/transport/stub-recorder";
-import { closeStubSockets, handleStubUpgrade } from "@/server/transport/ws-stub";
+import { closeStubSockets } from "@/server/transport/ws-stub";
 
 process.env.SERVICE_NAME ??= "web";
 const log = logger();
-
-// No closures per request here: this is the hot path.
-function serveStub(req: http.IncomingMessage, res: http.ServerResponse) {
-  const started = performance.now();
-  const incoming = req.headers["x-request-id"];
-  const requestId = typeof incoming === "string" && isRequestId(incoming) ? incoming : newRequestId();
-  req.headers["x-request-id"] = requestId;
-  try {
-    const pending = handleStubRequest(req, res, requestId, started);
-    if (pending) pending.catch((err) => stubFailed(err, res, requestId));
-  } catch (err) {
-    stubFailed(err, res, requestId);
-  }
-}
 
 async function main() {
   const { PORT: port, HOST: host } = env();
   const nextApp = await startNextChild();
   const toNext = createNextProxy(nextApp.socketPath);
 
-  const server = http.createServer((req, res) => {
-    const url = req.url ?? "/";
-    if (url.startsWith("/stubs") && isStubPath(url.split("?", 1)[0])) return serveStub(req, res);
-    const incoming = req.headers["x-request-id"];
-    const requestId = typeof incoming === "string" && isRequestId(incoming) ? incoming : newRequestId();
-    req.headers["x-request-id"] = requestId;
-    // Only this process sees the client's socket; a client-sent value is overwritten.
-    req.headers[PEER_HEADER] = req.socket.remoteAddress ?? "unknown";
-    toNext.forward(req, res, requestId);
-  });
-  // WebSocket stubs (/stubs/<namespace>/<serverName>); any other upgrade is refused with a 404.
-  server.on("upgrade", handleStubUpgrade);
-  server.keepAliveTimeout = 65_000;
-  server.headersTimeout = 66_000;
+  // Stubs, WebSocket stubs and the wire-level error answers: server/transport/front.ts.
+  const server = createFrontServer(toNext);
 
   await new Promise<void>((resolve) => server.listen(port, host, resolve));
   log.info({ port, host }, `web listening on http://localhost:${port}`);

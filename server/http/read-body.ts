@@ -1,3 +1,5 @@
+// Request bodies of the /api/v1 route handlers: size-limited reads, and JSON
+// parsing that refuses what PostgreSQL cannot store.
 import { AppError, errors } from "@/server/errors";
 
 /**
@@ -36,6 +38,9 @@ export function tooLarge(limit: number, what = "Request body") {
   });
 }
 
+// A high surrogate not followed by a low one, or a low one not preceded by a high one.
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
 export async function readJsonBody(req: Request, limit: number): Promise<unknown> {
   const type = req.headers.get("content-type");
   const text = await readBodyText(req, limit);
@@ -44,11 +49,14 @@ export async function readJsonBody(req: Request, limit: number): Promise<unknown
     throw errors.validation("Content-Type must be application/json", [{ location: "header", field: "content-type", message: `got ${type}` }]);
   }
   let nulAt: string | undefined;
+  let loneSurrogateAt: string | undefined;
   let parsed: unknown;
   try {
-    // PostgreSQL text cannot hold U+0000; refuse it here instead of failing at the database.
+    // PostgreSQL text cannot hold U+0000, nor a UTF-16 surrogate without its pair ("\ud800" is valid JSON);
+    // refuse them here instead of failing at the database.
     parsed = JSON.parse(text, (key, value) => {
       if (nulAt === undefined && ((typeof value === "string" && value.includes("\0")) || key.includes("\0"))) nulAt = key;
+      if (loneSurrogateAt === undefined && ((typeof value === "string" && LONE_SURROGATE.test(value)) || LONE_SURROGATE.test(key))) loneSurrogateAt = key;
       return value;
     });
   } catch (err) {
@@ -56,6 +64,9 @@ export async function readJsonBody(req: Request, limit: number): Promise<unknown
   }
   if (nulAt !== undefined) {
     throw errors.validation("Text may not contain NUL characters", [{ location: "body", field: nulAt, message: "contains U+0000" }]);
+  }
+  if (loneSurrogateAt !== undefined) {
+    throw errors.validation("Text must be valid Unicode", [{ location: "body", field: loneSurrogateAt, message: "contains an unpaired UTF-16 surrogate" }]);
   }
   return parsed;
 }

@@ -1,3 +1,5 @@
+// Facts about a request the route handlers need and cannot read from a socket
+// (server.ts passes them on as headers): request id, client address, TLS.
 import { randomUUID } from "node:crypto";
 
 /** Header server.ts sets from the socket's address; any client-sent value is overwritten. */
@@ -34,18 +36,37 @@ export function requestIdFrom(headers: { get(name: string): string | null }): st
   return incoming && REQUEST_ID.test(incoming) ? incoming : newRequestId();
 }
 
+/** TRUST_PROXY=1 (or true/yes): one reverse proxy in front of server.ts, whose X-Forwarded-* are believed. */
+export function trustsProxy(): boolean {
+  const v = process.env.TRUST_PROXY?.toLowerCase();
+  return v === "1" || v === "true" || v === "yes";
+}
+
+/** The last value of a comma-separated header: the one the proxy nearest to us wrote. */
+function nearest(value: string | null): string | undefined {
+  const last = value?.split(",").pop()?.trim();
+  return last ? last : undefined;
+}
+
+// An IPv4 or IPv6 address (possibly with a zone or a v4 tail); anything else is not an address.
+const ADDRESS = /^[0-9A-Fa-f:.%]{2,64}$/;
+
+/**
+ * The client's address: the socket peer server.ts saw, or with TRUST_PROXY the
+ * address the trusted proxy appended to X-Forwarded-For (its last entry; the
+ * ones before it were sent by the client and could be anything).
+ */
 export function clientIp(headers: { get(name: string): string | null }): string {
-  if (process.env.TRUST_PROXY === "1" || process.env.TRUST_PROXY === "true") {
-    const forwarded = headers.get("x-forwarded-for")?.split(",")[0]?.trim();
-    if (forwarded) return forwarded;
+  if (trustsProxy()) {
+    const forwarded = nearest(headers.get("x-forwarded-for"));
+    if (forwarded && ADDRESS.test(forwarded)) return forwarded;
   }
   return headers.get(PEER_HEADER) ?? "unknown";
 }
 
+/** Whether the browser reached us over TLS, for the session cookie's Secure flag. */
 export function isSecureRequest(req: Request): boolean {
   if (process.env.PUBLIC_URL?.startsWith("https://")) return true;
-  if (process.env.TRUST_PROXY === "1" || process.env.TRUST_PROXY === "true") {
-    return req.headers.get("x-forwarded-proto") === "https";
-  }
+  if (trustsProxy()) return nearest(req.headers.get("x-forwarded-proto"))?.toLowerCase() === "https";
   return new URL(req.url).protocol === "https:";
 }

@@ -1,7 +1,11 @@
 // `npm start`: builds the web UI if needed, starts the embedded database when
 // DATABASE_URL is not set, applies migrations, creates the admin user and the
 // sandbox namespace, then runs the web process (server.ts, bundled; it starts
-// the Next.js process itself) and the protocol-runner, and stops all of them together.
+// the Next.js process itself) and the protocol-runner, and stops all of them together
+// on SIGTERM or SIGINT sent to this process alone. `npm start` execs it as
+// `node --import tsx` (no shell and no tsx CLI between npm and this process:
+// the shell did not pass npm's SIGTERM on, and tsx's relay SIGKILLs a child that
+// does not acknowledge within 30 ms); see docs/decisions.md, "Platform and set-up".
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import { lockDataDir, secretFile, startEmbeddedDatabase, type EmbeddedDatabase } from "@/server/db/embedded";
@@ -10,6 +14,8 @@ import { buildIsStale } from "./build-check";
 import { bundleServer, entryCommand } from "./server-bundle";
 
 const root = process.cwd();
+/** How long a child may take to stop after SIGTERM before it is killed. */
+const CHILD_STOP_MS = 20_000;
 const say = (msg: string) => console.log(`[polymock] ${msg}`);
 
 async function main() {
@@ -31,8 +37,12 @@ async function main() {
   const stopAll = async (code: number) => {
     if (stopping) return;
     stopping = true;
-    for (const c of children) if (c.exitCode === null) c.kill("SIGTERM");
-    await Promise.all(children.map((c) => (c.exitCode === null ? new Promise((r) => c.once("exit", r)) : null)));
+    const running = children.filter((c) => c.exitCode === null && c.signalCode === null);
+    for (const c of running) c.kill("SIGTERM");
+    // Each child drains within its own bound (the web process 13 s); one that hangs past it is killed, so this always ends.
+    const hung = setTimeout(() => running.forEach((c) => c.exitCode === null && c.signalCode === null && c.kill("SIGKILL")), CHILD_STOP_MS);
+    await Promise.all(running.map((c) => (c.exitCode === null && c.signalCode === null ? new Promise((r) => c.once("exit", r)) : null)));
+    clearTimeout(hung);
     if (embedded) await embedded.stop().catch(() => {});
     releaseLock();
     process.exit(code);
@@ -70,6 +80,8 @@ async function main() {
   }
 
   const run = (name: string, entry: string, extraEnv: Record<string, string>, bundled: boolean) => {
+    // A stop requested while the database was starting: nothing more is started (it would outlive this process).
+    if (stopping) return;
     const { nodeArgs, file } = entryCommand(root, entry, bundled);
     const child = spawn(process.execPath, [...nodeArgs, file], {
       stdio: "inherit",
@@ -89,7 +101,7 @@ async function main() {
   };
   run("web", "server.ts", { NODE_ENV: "production", SERVICE_NAME: "web" }, true);
   run("protocol-runner", "protocol-runner/main.ts", { NODE_ENV: "production", SERVICE_NAME: "protocol-runner" }, false);
-  say(`serving on http://localhost:${process.env.PORT ?? 5770}`);
+  if (!stopping) say(`serving on http://localhost:${process.env.PORT ?? 5770}`);
 }
 
 main().catch((err) => {

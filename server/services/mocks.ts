@@ -15,6 +15,7 @@ import { joinRoute } from "@/server/engine/route";
 import { InvalidRegexError } from "@/server/engine/safe-regex";
 import { AppError, errors } from "@/server/errors";
 import type { NamespaceScope } from "./namespace-access";
+import { assertProxyTargetNotSelf } from "./proxy-target";
 
 type Tx = Prisma.TransactionClient;
 export type MockBody = ReturnType<typeof MockInput.parse>;
@@ -56,6 +57,7 @@ function matchingKeys(def: MockBody): string {
 
 /** Refuses a mock the engine could not serve (e.g. a regex RE2 does not support) with a 400. */
 export function assertServable(def: MockBody) {
+  assertProxyTargetNotSelf(def.proxy);
   try {
     compileMock({ ...def, id: def.id ?? "new", namespace: "check" } as MockDefinition, 0, 0);
   } catch (err) {

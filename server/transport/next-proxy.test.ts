@@ -5,7 +5,8 @@ import os from "node:os";
 import path from "node:path";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createNextProxy } from "./next-proxy";
+import { RawConnection } from "@/server/testing/raw-http";
+import { createNextProxy, forwardableRequestHeaders } from "./next-proxy";
 
 const socketPath = path.join(os.tmpdir(), `polymock-proxy-test-${process.pid}.sock`);
 let upstreamClosed: Promise<void> = Promise.resolve();
@@ -20,6 +21,13 @@ const upstream = http.createServer((req, res) => {
       res.setHeader("Content-Type", "application/json");
       res.end(JSON.stringify({ method: req.method, url: req.url, headers: req.headers, body: Buffer.concat(chunks).toString() }));
     });
+    return;
+  }
+  if (req.url === "/refuse-early") {
+    // Like a route handler that answers 401 before touching the body: the body is never read.
+    req.pause();
+    res.writeHead(401, { "Content-Type": "application/json" });
+    res.end('{"code":"unauthorized"}');
     return;
   }
   if (req.url === "/events") {
@@ -79,5 +87,33 @@ describe("next proxy", () => {
     expect(await res.json()).toMatchObject({ code: "unavailable", request_id: "req-2" });
     orphan.close();
     await new Promise((r) => lonely.close(r));
+  });
+
+  it("does not pass on hop-by-hop headers: Upgrade, HTTP2-Settings, and whatever Connection names", () => {
+    const out = forwardableRequestHeaders({
+      connection: "Upgrade, HTTP2-Settings, X-Hop",
+      upgrade: "h2c",
+      "http2-settings": "AAMAAABkAARAAAAAAAIAAAAA",
+      "x-hop": "1",
+      "keep-alive": "timeout=5",
+      te: "trailers",
+      "content-length": "0",
+      "x-kept": "yes",
+      host: "example.test",
+    });
+    expect(out).toEqual({ "content-length": "0", "x-kept": "yes", host: "example.test" });
+  });
+
+  it("an answer given before the request body was read: the rest is drained and the next request on the connection is answered", async () => {
+    const conn = new RawConnection(Number(new URL(base).port));
+    const body = Buffer.alloc(700 * 1024, "x");
+    void conn.send(Buffer.concat([Buffer.from(`POST /refuse-early HTTP/1.1\r\nHost: x\r\nContent-Length: ${body.length}\r\n\r\n`), body]));
+    const first = await conn.next();
+    expect(first?.status).toBe(401);
+    await conn.send("GET /echo HTTP/1.1\r\nHost: x\r\n\r\n");
+    const second = await conn.next();
+    conn.close();
+    expect(second?.status).toBe(200);
+    expect(JSON.parse(second!.body)).toMatchObject({ method: "GET", url: "/echo" });
   });
 });

@@ -5,6 +5,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { db } from "@/server/db/client";
+import { AppError } from "@/server/errors";
 import { MockInput } from "@/server/contracts/mock";
 import { PEER_HEADER } from "@/server/http/request-meta";
 import { logger } from "@/server/lib/logger";
@@ -15,6 +16,7 @@ import { invalidateAll, stopListening } from "@/server/services/mock-index";
 import { saveMock } from "@/server/services/mocks";
 import { drainWebhooks, webhookDispatcher } from "@/server/services/webhooks";
 import { handleStubRequest } from "./http-stub";
+import { MAX_PROXY_HOPS, VIA_NAME } from "./stub-proxy";
 import { stubRecorder } from "./stub-recorder";
 
 useTestDatabase();
@@ -341,5 +343,41 @@ describe("webhooks", () => {
         ["webhook not sent", undefined, expect.stringMatching(/not an absolute URL/)],
       ]),
     );
+  });
+});
+
+describe("proxy loops", () => {
+  it("a proxy mock whose target is its own stub URL: one extra hop, then 508 loop_detected in the envelope", async () => {
+    await save({ id: "self-loop", http: { route: "/loop/*" }, proxy: { target: `http://127.0.0.1:${stubPort}/stubs/sandbox` } });
+    const arrivals: string[] = [];
+    const count = (req: http.IncomingMessage) => arrivals.push(String(req.headers.via ?? ""));
+    stubServer.on("request", count);
+    try {
+      const a = await call("GET", "/stubs/sandbox/loop/around");
+      expect(a.status).toBe(508);
+      expect(json(a)).toMatchObject({ code: "loop_detected", request_id: "proxy-test-request", details: { reason: "loop_detected", target: `http://127.0.0.1:${stubPort}` } });
+      // The client's request, and the one the proxy sent with its Via: nothing else, nothing still going.
+      expect(arrivals).toEqual(["", `1.1 ${VIA_NAME}`]);
+    } finally {
+      stubServer.off("request", count);
+    }
+  });
+
+  it("passes on the Via it received with its own appended, and refuses a request that has passed through too many Polymock proxies", async () => {
+    await save({ id: "via-chain", http: { route: "/via/*" }, proxy: { target: `http://127.0.0.1:${up}/via-seen` } });
+    const ok = await call("GET", "/stubs/sandbox/via/one", { headers: { Via: "1.1 corporate-proxy, 1.1 polymock-0a1b2c3d" } });
+    expect(ok.status).toBe(200);
+    expect(seenAt("/via-seen/via/one")[0].headers.via).toBe(`1.1 corporate-proxy, 1.1 polymock-0a1b2c3d, 1.1 ${VIA_NAME}`);
+    const chain = Array.from({ length: MAX_PROXY_HOPS }, (_, i) => `1.1 polymock-${String(i).padStart(8, "0")}`).join(", ");
+    const refused = await call("GET", "/stubs/sandbox/via/two", { headers: { Via: chain } });
+    expect(refused.status).toBe(508);
+    expect(seenAt("/via-seen/via/two")).toEqual([]);
+  });
+
+  it("saving a mock whose proxy target is this instance's own /stubs URL is a 400 naming proxy.target; nothing is stored", async () => {
+    const attempt = save({ id: "self-target", http: { route: "/self" }, proxy: { target: "http://localhost:5770/stubs/sandbox" } });
+    await expect(attempt).rejects.toBeInstanceOf(AppError);
+    await expect(attempt).rejects.toMatchObject({ status: 400, code: "validation", details: [{ location: "body", field: "proxy.target" }] });
+    expect(await db().mock.count({ where: { id: "self-target" } })).toBe(0);
   });
 });

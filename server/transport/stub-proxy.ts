@@ -2,11 +2,12 @@
 // the upstream answer goes back unchanged (status, headers minus hop-by-hop
 // ones, body bytes). Every connection goes through the SSRF guard
 // (server/lib/ssrf.ts). Semantics in docs/decisions.md, "Proxy and webhooks".
+import { randomUUID } from "node:crypto";
 import http from "node:http";
 import https from "node:https";
 import type { MockDefinition } from "@/server/contracts/mock";
 import { compileRoute, joinRoute } from "@/server/engine/route";
-import { PEER_HEADER } from "@/server/http/request-meta";
+import { PEER_HEADER, trustsProxy } from "@/server/http/request-meta";
 import { logger } from "@/server/lib/logger";
 import { assertAllowedTarget, BlockedTargetError, guardedAgent, safeLookup } from "@/server/lib/ssrf";
 import type { StubOutput } from "./stub-core";
@@ -16,6 +17,26 @@ export const PROXY_DEFAULT_TIMEOUT_MS = 30_000;
 export const PROXY_MAX_RESPONSE_BYTES = 100 * 1024 * 1024;
 
 type ProxyConfig = NonNullable<MockDefinition["proxy"]>;
+
+/**
+ * This process's name in the Via header it adds to every proxied request
+ * (RFC 9110 §7.6.3). A request that comes back carrying it has gone round a
+ * loop (a proxy mock whose target leads back to these stubs) and is refused
+ * with 508; so is one that has passed through more Polymock proxies than
+ * MAX_PROXY_HOPS, which ends loops across replicas too. docs/decisions.md, "Proxy and webhooks".
+ */
+export const VIA_NAME = `polymock-${randomUUID().slice(0, 8)}`;
+export const MAX_PROXY_HOPS = 10;
+const OWN_VIA = new RegExp(`(^|,)\\s*[^,\\s]+\\s+${VIA_NAME}(\\s|,|$)`);
+const ANY_POLYMOCK_VIA = /(^|,)\s*[^,\s]+\s+polymock-/g;
+
+/** Whether the Via values name this process, or more Polymock hops than allowed. */
+export function proxyLoopIn(via: string[] | undefined): "own" | "too_many" | null {
+  if (!via?.length) return null;
+  const joined = via.join(", ");
+  if (OWN_VIA.test(joined)) return "own";
+  return (joined.match(ANY_POLYMOCK_VIA)?.length ?? 0) >= MAX_PROXY_HOPS ? "too_many" : null;
+}
 
 // RFC 9110 §7.6.1 hop-by-hop fields, plus the legacy Proxy-Connection.
 const HOP_BY_HOP = new Set(["connection", "keep-alive", "proxy-connection", "proxy-authenticate", "proxy-authorization", "te", "trailer", "transfer-encoding", "upgrade"]);
@@ -63,7 +84,6 @@ export function proxyTargetUrl(proxy: ProxyConfig, mock: MockDefinition, path: s
   return url;
 }
 
-const trustProxy = () => process.env.TRUST_PROXY === "1" || process.env.TRUST_PROXY === "true";
 
 function connectionTokens(values: string | string[] | undefined): Set<string> {
   const list = values === undefined ? [] : Array.isArray(values) ? values : [values];
@@ -84,10 +104,11 @@ function forwardedHeaders(call: ProxyCall): Record<string, string[]> {
   const priorFor = call.headers["x-forwarded-for"] ?? [];
   if (peer) out["x-forwarded-for"] = [[...priorFor, peer].join(", ")];
   const host = call.headers.host?.[0];
-  if (host && !(trustProxy() && call.headers["x-forwarded-host"])) out["x-forwarded-host"] = [host];
-  if (!(trustProxy() && call.headers["x-forwarded-proto"])) out["x-forwarded-proto"] = ["http"];
+  if (host && !(trustsProxy() && call.headers["x-forwarded-host"])) out["x-forwarded-host"] = [host];
+  if (!(trustsProxy() && call.headers["x-forwarded-proto"])) out["x-forwarded-proto"] = ["http"];
   for (const [name, values] of Object.entries(call.proxy.headers ?? {})) out[name.toLowerCase()] = values.map((v) => v.replace(/[\r\n]+/g, " "));
   if (call.body.length > 0) out["content-length"] = [String(call.body.length)];
+  out.via = [[...(call.headers.via ?? []), `1.1 ${VIA_NAME}`].join(", ")];
   return out;
 }
 
@@ -109,13 +130,13 @@ function returnedHeaders(res: http.IncomingMessage, keepLength: boolean, request
   return out;
 }
 
-type FailReason = "blocked_target" | "timeout" | "connection_failed" | "response_too_large" | "invalid_request";
+type FailReason = "blocked_target" | "timeout" | "connection_failed" | "response_too_large" | "invalid_request" | "loop_detected";
 
 function failure(status: number, reason: FailReason, message: string, target: string, requestId: string): StubOutput {
   return {
     status,
     headers: { "Content-Type": "application/json", "X-Request-Id": requestId },
-    body: JSON.stringify({ error: message, code: "external", request_id: requestId, details: { reason, target } }),
+    body: JSON.stringify({ error: message, code: reason === "loop_detected" ? "loop_detected" : "external", request_id: requestId, details: { reason, target } }),
     delayMs: 0,
   };
 }
@@ -137,6 +158,12 @@ export function forwardToProxy(call: ProxyCall): Promise<StubOutput> {
   }
   const origin = target.origin;
   const log = (reason: FailReason, err: unknown) => logger().warn({ requestId, mockId: call.mock.id, target: origin, reason, err }, "proxy request failed");
+  const loop = proxyLoopIn(call.headers.via);
+  if (loop) {
+    log("loop_detected", loop);
+    const why = loop === "own" ? "came back to this server" : `passed through ${MAX_PROXY_HOPS} Polymock proxies`;
+    return Promise.resolve(failure(508, "loop_detected", `Proxy loop: the request ${why}; proxy target ${origin} leads back to these stubs`, origin, requestId));
+  }
   try {
     assertAllowedTarget(target);
   } catch (err) {

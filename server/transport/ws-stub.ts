@@ -78,7 +78,11 @@ function listsOf(headers: IncomingMessage["headers"]): Record<string, string[]> 
   return out;
 }
 
-/** The 'upgrade' listener of the node:http server: stub WebSockets are accepted, anything else is refused. */
+/**
+ * The 'upgrade' listener of the node:http server: stub WebSockets are accepted, anything else is refused.
+ * Behind the front (server/transport/front.ts) only `Upgrade: websocket` gets here; other
+ * upgrade offers (Java's h2c) are served as ordinary HTTP/1.1 requests.
+ */
 export function handleStubUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
   // A reset while the namespace loads must not become an uncaught error (ws takes over once it upgrades).
   const onError = () => socket.destroy();
