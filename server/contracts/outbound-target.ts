@@ -177,3 +177,22 @@ export function targetFromRequestData(text: string): boolean {
   if (cut < 0) return false;
   return !/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*[/?#]/i.test(text.slice(0, cut));
 }
+
+/**
+ * Why a broker URL (a rabbitmq webhook's `amqp://…`) may not be saved: another
+ * scheme, or a cloud-metadata or link-local host. Private hosts are allowed, as
+ * for static webhook URLs.
+ */
+export function brokerUrlProblem(text: string, schemes: string[]): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return `not an absolute URL (${schemes.map((s) => `${s}//`).join(" or ")})`;
+  }
+  if (!schemes.includes(url.protocol)) return `only ${schemes.map((s) => `${s}//`).join(" and ")} URLs are allowed, not ${url.protocol}`;
+  const host = url.hostname.replace(/^\[|\]$/g, "");
+  if (isMetadataHostname(host)) return `${host} is a cloud-metadata host name, which mocks may never reach`;
+  if (classifyAddress(host) === "metadata") return `${host} is a cloud-metadata or link-local address, which mocks may never reach`;
+  return undefined;
+}
