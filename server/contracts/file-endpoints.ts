@@ -70,7 +70,7 @@ export const templateEndpoints = {
   list: endpoint({ method: "GET", path: "/api/v1/templates", tag: templates, summary: "List the namespace's template files", auth: "user", namespaced: true, permission: "read", response: TemplateList }),
   download: endpoint({ method: "GET", path: "/api/v1/templates/{fileName}", tag: templates, summary: "Download a template file with its content type", auth: "user", namespaced: true, permission: "read", params: TemplateParams, produces: "application/octet-stream" }),
   upload: endpoint({ method: "POST", path: "/api/v1/templates/{fileName}", tag: templates, summary: `Create or replace a template file (201 created, 200 replaced): ${upload}; at most 1 MiB (413)`, auth: "user", namespaced: true, permission: "write", params: TemplateParams, response: SavedTemplate, successStatus: 201 }),
-  remove: endpoint({ method: "DELETE", path: "/api/v1/templates/{fileName}", tag: templates, summary: "Delete a template file (404 when absent)", auth: "user", namespaced: true, permission: "write", params: TemplateParams, response: OkResponse }),
+  remove: endpoint({ method: "DELETE", path: "/api/v1/templates/{fileName}", tag: templates, summary: "Delete a template file (404 when absent)", auth: "user", namespaced: true, permission: "delete", params: TemplateParams, response: OkResponse }),
 } as const;
 
 const tempFiles = "Temporary files";
@@ -87,5 +87,5 @@ export const tempFileEndpoints = {
     successStatus: 201,
   }),
   download: endpoint({ method: "GET", path: "/api/v1/temp-files/{fileId}", tag: tempFiles, summary: "Download a temporary file (404 for another identity or namespace, or once expired)", auth: "user", namespaced: true, permission: "read", params: TempFileParams, produces: "application/octet-stream" }),
-  remove: endpoint({ method: "DELETE", path: "/api/v1/temp-files/{fileId}", tag: tempFiles, summary: "Delete a temporary file (same identity and namespace as the upload)", auth: "user", namespaced: true, permission: "write", params: TempFileParams, response: OkResponse }),
+  remove: endpoint({ method: "DELETE", path: "/api/v1/temp-files/{fileId}", tag: tempFiles, summary: "Delete a temporary file (same identity and namespace as the upload)", auth: "user", namespaced: true, permission: "delete", params: TempFileParams, response: OkResponse }),
 } as const;

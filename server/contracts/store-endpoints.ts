@@ -47,8 +47,8 @@ const limits = "one pair per request; value any JSON up to 1 MiB; 409 store_full
 export const storeEndpoints = {
   getGlobal: endpoint({ method: "GET", path: "/api/v1/stores/global", tag, summary: "All pairs of the namespace's global store", auth: "user", namespaced: true, permission: "read", response: StoreView }),
   setGlobal: endpoint({ method: "POST", path: "/api/v1/stores/global", tag, summary: `Set one key of the global store (${limits})`, auth: "user", namespaced: true, permission: "write", body: SetStoreValueInput, response: StoreValueView }),
-  deleteGlobal: endpoint({ method: "DELETE", path: "/api/v1/stores/global/{key}", tag, summary: "Delete a key of the global store (404 when absent)", auth: "user", namespaced: true, permission: "write", params: StoreKeyParams, response: OkResponse }),
+  deleteGlobal: endpoint({ method: "DELETE", path: "/api/v1/stores/global/{key}", tag, summary: "Delete a key of the global store (404 when absent)", auth: "user", namespaced: true, permission: "delete", params: StoreKeyParams, response: OkResponse }),
   getChain: endpoint({ method: "GET", path: "/api/v1/stores/chain/{id}", tag, summary: "All pairs of one chain's store", auth: "user", namespaced: true, permission: "read", params: ChainParams, response: StoreView }),
   setChain: endpoint({ method: "POST", path: "/api/v1/stores/chain/{id}", tag, summary: `Set one key of a chain's store (${limits})`, auth: "user", namespaced: true, permission: "write", params: ChainParams, body: SetStoreValueInput, response: StoreValueView }),
-  deleteChain: endpoint({ method: "DELETE", path: "/api/v1/stores/chain/{id}/{key}", tag, summary: "Delete a key of a chain's store (404 when absent)", auth: "user", namespaced: true, permission: "write", params: ChainKeyParams, response: OkResponse }),
+  deleteChain: endpoint({ method: "DELETE", path: "/api/v1/stores/chain/{id}/{key}", tag, summary: "Delete a key of a chain's store (404 when absent)", auth: "user", namespaced: true, permission: "delete", params: ChainKeyParams, response: OkResponse }),
 } as const;
