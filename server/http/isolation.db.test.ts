@@ -431,6 +431,105 @@ const resources: Record<string, Partial<Record<Action, Case>>> = {
       },
     },
   },
+  "tRPC folders": {
+    read: {
+      async run(c) {
+        const f = await newFolder();
+        const r = await viaTrpc(c, (api) => api.folders.list({ namespace: NS }));
+        return { status: r.status, tookEffect: async () => has(r.result, f.id) };
+      },
+    },
+    write: {
+      async run(c) {
+        const f = await newFolder();
+        const name = unique("renamed");
+        const r = await viaTrpc(c, (api) => api.folders.update({ namespace: NS, id: f.id, folder: { name } }));
+        return { status: r.status, tookEffect: async () => (await db().mockFolder.findUniqueOrThrow({ where: { id: f.id } })).name === name };
+      },
+    },
+    delete: {
+      async run(c) {
+        const f = await newFolder();
+        const r = await viaTrpc(c, (api) => api.folders.remove({ namespace: NS, id: f.id }));
+        return { status: r.status, tookEffect: async () => (await db().mockFolder.count({ where: { id: f.id } })) === 0 };
+      },
+    },
+  },
+  "tRPC templates": {
+    read: {
+      async run(c) {
+        const fileName = await newTemplate();
+        const r = await viaTrpc(c, (api) => api.templates.list({ namespace: NS }));
+        return { status: r.status, tookEffect: async () => has(r.result, fileName) };
+      },
+    },
+    write: {
+      async run(c) {
+        const fileName = await newTemplate();
+        const r = await viaTrpc(c, (api) => api.templates.upload({ namespace: NS, fileName, contentType: "text/plain", contentBase64: Buffer.from("after").toString("base64") }));
+        return { status: r.status, tookEffect: async () => Buffer.from((await templateRow(fileName))!.content).toString() === "after" };
+      },
+    },
+    delete: {
+      async run(c) {
+        const fileName = await newTemplate();
+        const r = await viaTrpc(c, (api) => api.templates.remove({ namespace: NS, fileName }));
+        return { status: r.status, tookEffect: async () => (await templateRow(fileName)) === null };
+      },
+    },
+  },
+  "tRPC temp files": {
+    read: {
+      async run(c) {
+        const f = await newTempFile(c);
+        const r = await viaTrpc(c, (api) => api.tempFiles.list({ namespace: NS }));
+        return { status: r.status, tookEffect: async () => has(r.result, f.id) };
+      },
+    },
+    delete: {
+      async run(c) {
+        const f = await newTempFile(c);
+        const r = await viaTrpc(c, (api) => api.tempFiles.remove({ namespace: NS, fileId: f.id }));
+        return { status: r.status, tookEffect: async () => (await db().tempFile.count({ where: { id: f.id } })) === 0 };
+      },
+    },
+  },
+  "tRPC request logs": {
+    read: {
+      async run(c) {
+        const id = await newMock();
+        const url = `/${unique("logged")}`;
+        await recordRequestLogs([{ namespaceId: team.id, mockId: id, method: "GET", url, headers: {}, query: {}, body: null, status: 200, durationMs: 1 }]);
+        const r = await viaTrpc(c, (api) => api.requestLogs.list({ namespace: NS, mockId: id }));
+        return { status: r.status, tookEffect: async () => has(r.result, url) };
+      },
+    },
+  },
+  "tRPC members": {
+    read: {
+      async run(c) {
+        const userId = await newMember();
+        const r = await viaTrpc(c, (api) => api.members.list({ namespace: NS }));
+        return { status: r.status, tookEffect: async () => has(r.result, userId) };
+      },
+    },
+    write: {
+      ownerOnly: true,
+      async run(c) {
+        const userId = await newMember();
+        const r = await viaTrpc(c, (api) => api.members.setRole({ namespace: NS, userId, role: "editor" }));
+        return { status: r.status, tookEffect: async () => (await roleOf(userId)) === "editor" };
+      },
+    },
+    delete: {
+      ownerOnly: true,
+      async run(c) {
+        const userId = await newMember();
+        const r = await viaTrpc(c, (api) => api.members.remove({ namespace: NS, userId }));
+        return { status: r.status, tookEffect: async () => (await roleOf(userId)) === undefined };
+      },
+    },
+  },
 };
 
 // The caller table: what each may do in namespace `team` (owner-only actions aside).
