@@ -5,7 +5,8 @@
 import { initTRPC, TRPCError, type TRPC_ERROR_CODE_KEY } from "@trpc/server";
 import superjson from "superjson";
 import { ZodError } from "zod";
-import { type Actor, isAdmin } from "@/server/auth/actor";
+import type { Actor } from "@/server/auth/actor";
+import { requireAdminPermission } from "@/server/auth/admin-permission";
 import { authenticate, type AuthHeaders } from "@/server/auth/authenticate";
 import type { Permission } from "@/server/contracts/endpoint";
 import { env } from "@/server/env";
@@ -136,7 +137,17 @@ export function permissionProcedure(permission: Permission) {
   });
 }
 
-export const adminProcedure = protectedProcedure.use(({ ctx, next }) => {
-  if (!isAdmin(ctx.actor)) throw errors.forbidden("This needs the admin role");
+/**
+ * Admin role plus the credential permission the call needs, as REST's admin
+ * endpoints: queries read, mutations write (deletions use adminDeleteProcedure).
+ */
+export const adminProcedure = protectedProcedure.use(({ ctx, type, next }) => {
+  requireAdminPermission(ctx.actor, type === "query" ? "read" : "write");
+  return next();
+});
+
+/** An admin mutation that deletes something: needs the credential's `delete` permission. */
+export const adminDeleteProcedure = protectedProcedure.use(({ ctx, next }) => {
+  requireAdminPermission(ctx.actor, "delete");
   return next();
 });

@@ -72,7 +72,7 @@ export const templateEndpoints = {
   list: endpoint({ method: "GET", path: "/api/v1/templates", tag: templates, summary: "List the namespace's template files", auth: "user", namespaced: true, permission: "read", response: TemplateList }),
   download: endpoint({ method: "GET", path: "/api/v1/templates/{fileName}", tag: templates, summary: "Download a template file with its content type", auth: "user", namespaced: true, permission: "read", params: TemplateParams, produces: "*/*" }),
   upload: endpoint({ method: "POST", path: "/api/v1/templates/{fileName}", tag: templates, summary: `Create or replace a template file (201 created, 200 replaced): ${upload}; at most 1 MiB (413)`, auth: "user", ...UPLOAD_NAMESPACE, permission: "write", params: TemplateParams, response: SavedTemplate, successStatus: 201, statuses: { 200: "an existing file was replaced", 413: "the file is larger than 1 MiB" } }),
-  remove: endpoint({ method: "DELETE", path: "/api/v1/templates/{fileName}", tag: templates, summary: "Delete a template file (404 when absent)", auth: "user", namespaced: true, permission: "write", params: TemplateParams, response: OkResponse }),
+  remove: endpoint({ method: "DELETE", path: "/api/v1/templates/{fileName}", tag: templates, summary: "Delete a template file (404 when absent)", auth: "user", namespaced: true, permission: "delete", params: TemplateParams, response: OkResponse }),
 } as const;
 
 const tempFiles = "Temporary files";
@@ -90,5 +90,5 @@ export const tempFileEndpoints = {
     statuses: { 409: "idempotency_key_conflict: the key was used for a different upload", 413: "the file is larger than 10 MiB", 429: "rate limited, or temp_store_full", 503: "the temporary file store is unavailable" },
   }),
   download: endpoint({ method: "GET", path: "/api/v1/temp-files/{fileId}", tag: tempFiles, summary: "Download a temporary file (404 for another identity or namespace, or once expired)", auth: "user", namespaced: true, permission: "read", params: TempFileParams, produces: "*/*" }),
-  remove: endpoint({ method: "DELETE", path: "/api/v1/temp-files/{fileId}", tag: tempFiles, summary: "Delete a temporary file (same identity and namespace as the upload)", auth: "user", namespaced: true, permission: "write", params: TempFileParams, response: OkResponse }),
+  remove: endpoint({ method: "DELETE", path: "/api/v1/temp-files/{fileId}", tag: tempFiles, summary: "Delete a temporary file (same identity and namespace as the upload)", auth: "user", namespaced: true, permission: "delete", params: TempFileParams, response: OkResponse }),
 } as const;

@@ -5,6 +5,7 @@
 // accepted and dropped, so a fetched mock can be sent back as it is.
 // Stored as JSON with `schemaVersion`; parsed with this schema on read.
 import { z } from "zod";
+import { brokerUrlProblem, classifyAddress, isMetadataHostname, outboundTargetProblem } from "./outbound-target";
 
 export const MOCK_SCHEMA_VERSION = 1;
 
@@ -345,17 +346,71 @@ export const Proxy = z
   })
   .strict();
 
+export const WebhookType = z.enum(["http", "kafka", "rabbitmq"]);
+export const WebhookTrigger = z.enum(["on_success", "on_error", "always"]);
+
+/**
+ * A callback fired when the mock matches (docs/decisions.md, "Proxy and webhooks").
+ * Field names are the public clients' (`timeout`, `retryCount`, `retryDelay`);
+ * `timeoutMs` and `retries` are kept as aliases for mocks saved before them.
+ */
 export const Webhook = z
   .object({
-    url: z.string().min(1).max(2000).describe("templated"),
+    type: WebhookType.optional().describe("default http"),
+    url: z.string().min(1).max(2000).optional().describe("http: templated; required"),
     method: HttpMethod.default("POST"),
     headers: Headers.optional(),
     body: z.unknown().optional().describe("templated like a payload"),
-    delay: z.number().int().min(0).max(600_000).optional(),
-    timeoutMs: z.number().int().min(100).max(60_000).optional(),
-    retries: z.number().int().min(0).max(10).optional(),
+    delay: z.number().int().min(0).max(600_000).optional().describe("milliseconds before the first attempt"),
+    timeout: z.number().int().min(100).max(60_000).optional().describe("milliseconds per attempt (default 10000); with async false also the longest the stub response waits"),
+    timeoutMs: z.number().int().min(100).max(60_000).optional().describe("alias of timeout"),
+    retryCount: z.number().int().min(0).max(10).optional().describe("attempts after the first on a network error, timeout or 5xx (default 0)"),
+    retries: z.number().int().min(0).max(10).optional().describe("alias of retryCount"),
+    retryDelay: z.number().int().min(0).max(600_000).optional().describe("milliseconds between attempts; absent: 0.5 s doubling up to 30 s"),
+    async: z.boolean().optional().describe("default true; false: the stub response waits for the delivery, at most `timeout` ms"),
+    trigger: WebhookTrigger.optional().describe("default always; on_success: the stub answered 1xx-3xx; on_error: 4xx/5xx; always: every match"),
+    kafkaBrokers: z.union([z.string().min(1).max(2000), z.array(z.string().min(1).max(500)).min(1).max(50)]).optional(),
+    kafkaTopic: z.string().min(1).max(249).optional(),
+    kafkaKey: z.string().max(2000).optional(),
+    kafkaUsername: z.string().max(500).optional(),
+    kafkaPassword: z.string().max(500).optional(),
+    kafkaUseSASL: z.boolean().optional(),
+    kafkaUseTLS: z.boolean().optional(),
+    rabbitURL: z.string().max(2000).optional().describe("amqp:// or amqps:// URL of the broker"),
+    rabbitExchange: z.string().max(255).optional().describe("absent or empty: the default exchange (routing key = queue)"),
+    rabbitRoutingKey: z.string().max(255).optional().describe("templated"),
+    rabbitQueue: z.string().max(255).optional().describe("declared (durable) before publishing when given"),
+    rabbitMandatory: z.boolean().optional().describe("unroutable messages are returned and the delivery fails"),
   })
-  .strict();
+  .strict()
+  .superRefine((w, ctx) => {
+    const need = (field: keyof typeof w, message: string) => {
+      if (w[field] === undefined || w[field] === "") ctx.addIssue({ code: "custom", path: [field], message });
+    };
+    if ((w.type ?? "http") === "http") {
+      need("url", "required for an http webhook");
+      const problem = w.url === undefined ? undefined : outboundTargetProblem(w.url);
+      if (problem) ctx.addIssue({ code: "custom", path: ["url"], message: problem });
+    }
+    if (w.type === "kafka") {
+      need("kafkaBrokers", "required for a kafka webhook");
+      need("kafkaTopic", "required for a kafka webhook");
+      for (const broker of [w.kafkaBrokers ?? []].flat().flatMap((b) => b.split(","))) {
+        const host = broker.trim().replace(/:\d+$/, "").replace(/^\[|\]$/g, "");
+        if (classifyAddress(host) === "metadata" || isMetadataHostname(host)) ctx.addIssue({ code: "custom", path: ["kafkaBrokers"], message: `${host} is a cloud-metadata or link-local address, which mocks may never reach` });
+      }
+    }
+    if (w.type === "rabbitmq") {
+      need("rabbitURL", "required for a rabbitmq webhook");
+      if (w.rabbitURL) {
+        const problem = brokerUrlProblem(w.rabbitURL, ["amqp:", "amqps:"]);
+        if (problem) ctx.addIssue({ code: "custom", path: ["rabbitURL"], message: problem });
+      }
+      if (!w.rabbitExchange && !w.rabbitQueue && !w.rabbitRoutingKey) {
+        ctx.addIssue({ code: "custom", path: ["rabbitQueue"], message: "a rabbitmq webhook needs rabbitExchange, rabbitQueue or rabbitRoutingKey" });
+      }
+    }
+  });
 
 const StoreWrites = z.record(z.string().min(1).max(200), z.unknown()).describe("key → value or template expression ($.req.id)");
 export const Extract = z.object({ mStore: StoreWrites.optional(), cStore: StoreWrites.optional(), gStore: StoreWrites.optional() }).strict();

@@ -1,6 +1,7 @@
 // A mock prepared for serving: route compiled, conditions and templates
 // pre-parsed, once per mock version. Nothing here runs per request.
 import { protocolOf, SSE_CHAIN_DEFAULTS, type MockDefinition, type MockResponse } from "@/server/contracts/mock";
+import { targetFromRequestData } from "@/server/contracts/outbound-target";
 import { compileConditions } from "./conditions";
 import { parsePath } from "./json-path";
 import { placerFor, type ServedProtocol } from "./protocols";
@@ -57,13 +58,23 @@ export interface CompiledResponse {
 export const WEBHOOK_DEFAULTS = { timeoutMs: 10_000, retries: 0 };
 
 export interface CompiledWebhook {
+  type: "http" | "kafka" | "rabbitmq";
+  /** Empty for kafka and rabbitmq webhooks. */
   url: CompiledString;
+  /** A placeholder decides the host, so the strict private-address policy applies (server/lib/ssrf.ts). */
+  fromRequestData: boolean;
   method: string;
   headers: [string, CompiledString[]][];
   body: CompiledTemplate | undefined;
   delayMs: number;
   timeoutMs: number;
   retries: number;
+  /** Fixed wait between attempts; undefined: exponential backoff. */
+  retryDelayMs: number | undefined;
+  async: boolean;
+  trigger: "on_success" | "on_error" | "always";
+  rabbit: { url: string; exchange: string; routingKey: CompiledString; queue: string | undefined; mandatory: boolean } | undefined;
+  kafka: { brokers: string[]; topic: string; key: CompiledString | undefined; username?: string; password?: string; sasl: boolean; tls: boolean } | undefined;
 }
 
 export interface CompiledMock extends IndexedMock {
@@ -167,14 +178,36 @@ function compilePathPattern(def: MockDefinition): CompiledMock["pathPattern"] {
 }
 
 function compileWebhook(w: NonNullable<MockDefinition["webhooks"]>[number]): CompiledWebhook {
+  const type = w.type ?? "http";
   return {
-    url: compileString(w.url),
+    type,
+    url: compileString(type === "http" ? (w.url ?? "") : ""),
+    fromRequestData: type === "http" && targetFromRequestData(w.url ?? ""),
     method: w.method,
     headers: Object.entries(w.headers ?? {}).map(([name, values]) => [name, values.map((v) => compileString(v))]),
     body: w.body === undefined ? undefined : compileTemplate(w.body),
     delayMs: w.delay ?? 0,
-    timeoutMs: w.timeoutMs ?? WEBHOOK_DEFAULTS.timeoutMs,
-    retries: w.retries ?? WEBHOOK_DEFAULTS.retries,
+    timeoutMs: w.timeout ?? w.timeoutMs ?? WEBHOOK_DEFAULTS.timeoutMs,
+    retries: w.retryCount ?? w.retries ?? WEBHOOK_DEFAULTS.retries,
+    retryDelayMs: w.retryDelay,
+    async: w.async ?? true,
+    trigger: w.trigger ?? "always",
+    rabbit:
+      type === "rabbitmq"
+        ? { url: w.rabbitURL ?? "", exchange: w.rabbitExchange ?? "", routingKey: compileString(w.rabbitRoutingKey ?? w.rabbitQueue ?? ""), queue: w.rabbitQueue || undefined, mandatory: w.rabbitMandatory ?? false }
+        : undefined,
+    kafka:
+      type === "kafka"
+        ? {
+            brokers: [w.kafkaBrokers ?? []].flat().flatMap((b) => b.split(",")).map((b) => b.trim()).filter(Boolean),
+            topic: w.kafkaTopic ?? "",
+            key: w.kafkaKey === undefined ? undefined : compileString(w.kafkaKey),
+            username: w.kafkaUsername,
+            password: w.kafkaPassword,
+            sasl: w.kafkaUseSASL ?? false,
+            tls: w.kafkaUseTLS ?? false,
+          }
+        : undefined,
   };
 }
 

@@ -14,6 +14,9 @@ function req(method: string, path: string, extra: Partial<EngineRequest> = {}): 
   return { namespace: "sandbox", method, path, headers: {}, query: {}, body: undefined, ...extra };
 }
 
+
+/** What a webhook without type, retryDelay, async and trigger renders with. */
+const HTTP_HOOK_DEFAULTS = { type: "http", fromRequestData: false, retryDelayMs: undefined, async: true, trigger: "always" } as const;
 describe("engine", () => {
   it("serves the mock of a route with status, headers and payload", async () => {
     const ns = buildNamespace("sandbox", [mock({ id: "hello", http: { route: "/hello", httpMethod: "get" }, response: { statusCode: 201, headers: { "X-Mock": "yes" }, payload: { hi: true } } })]);
@@ -200,8 +203,9 @@ describe("engine: webhooks", () => {
         delayMs: 250,
         timeoutMs: 2000,
         retries: 3,
+        ...HTTP_HOOK_DEFAULTS,
       },
-      { url: "http://hooks.example/plain", method: "PUT", headers: {}, body: "text ann", delayMs: 0, timeoutMs: 10_000, retries: 0 },
+      { url: "http://hooks.example/plain", method: "PUT", headers: {}, body: "text ann", delayMs: 0, timeoutMs: 10_000, retries: 0, ...HTTP_HOOK_DEFAULTS },
     ]);
   });
 
@@ -216,7 +220,7 @@ describe("engine: webhooks", () => {
     const proxied = await handle(ns, req("GET", "/api/users"), deps);
     if (!proxied.matched) throw new Error("no match");
     expect(proxied.proxy).toEqual({ target: "http://upstream.example", stripPrefix: true });
-    expect(proxied.webhooks).toEqual([{ url: "http://hooks.example/seen", method: "POST", headers: {}, body: undefined, delayMs: 0, timeoutMs: 10_000, retries: 0 }]);
+    expect(proxied.webhooks).toEqual([{ url: "http://hooks.example/seen", method: "POST", headers: {}, body: undefined, delayMs: 0, timeoutMs: 10_000, retries: 0, ...HTTP_HOOK_DEFAULTS }]);
   });
 
   it("a webhook whose template cannot render is reported and skipped; the response and the other webhooks are unaffected", async () => {

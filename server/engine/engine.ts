@@ -28,6 +28,7 @@ export interface EngineDeps {
 }
 
 export type { RenderedWebhook } from "./respond";
+export { webhookTriggered } from "./respond";
 
 export type EngineResult =
   | {

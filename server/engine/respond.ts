@@ -22,7 +22,10 @@ function pickResponse(mock: CompiledMock, deps: EngineDeps): CompiledResponse {
 
 /** A webhook ready to send: every template resolved. Sending is the caller's job (server/services/webhooks.ts). */
 export interface RenderedWebhook {
+  type: CompiledWebhook["type"];
   url: string;
+  /** The host came from request data: private targets need the namespace's opt-in. */
+  fromRequestData: boolean;
   method: string;
   headers: Record<string, string[]>;
   /** A JSON value, or a string sent as is; undefined = no body. */
@@ -30,6 +33,11 @@ export interface RenderedWebhook {
   delayMs: number;
   timeoutMs: number;
   retries: number;
+  retryDelayMs: number | undefined;
+  async: boolean;
+  trigger: CompiledWebhook["trigger"];
+  rabbit?: Omit<NonNullable<CompiledWebhook["rabbit"]>, "routingKey"> & { routingKey: string };
+  kafka?: Omit<NonNullable<CompiledWebhook["kafka"]>, "key"> & { key: string | undefined };
 }
 
 export interface RenderedMatch {
@@ -39,11 +47,33 @@ export interface RenderedMatch {
   webhookErrors: { index: number; error: string }[];
 }
 
+/** on_success: the stub answered 1xx–3xx; on_error: 4xx/5xx; always: every match (docs/decisions.md). */
+export function webhookTriggered(trigger: CompiledWebhook["trigger"], status: number): boolean {
+  if (trigger === "always") return true;
+  return (status < 400) === (trigger === "on_success");
+}
+
 function renderWebhook(w: CompiledWebhook, ctx: TemplateContext): RenderedWebhook {
   const headers: Record<string, string[]> = {};
   for (const [name, values] of w.headers) headers[name] = values.map((v) => renderString(v, ctx));
   const body = w.body === undefined ? undefined : renderTemplate(w.body, ctx);
-  return { url: renderString(w.url, ctx), method: w.method, headers, body, delayMs: w.delayMs, timeoutMs: w.timeoutMs, retries: w.retries };
+  const out: RenderedWebhook = {
+    type: w.type,
+    url: renderString(w.url, ctx),
+    fromRequestData: w.fromRequestData,
+    method: w.method,
+    headers,
+    body,
+    delayMs: w.delayMs,
+    timeoutMs: w.timeoutMs,
+    retries: w.retries,
+    retryDelayMs: w.retryDelayMs,
+    async: w.async,
+    trigger: w.trigger,
+  };
+  if (w.rabbit) out.rabbit = { ...w.rabbit, routingKey: renderString(w.rabbit.routingKey, ctx) };
+  if (w.kafka) out.kafka = { ...w.kafka, key: w.kafka.key === undefined ? undefined : renderString(w.kafka.key, ctx) };
+  return out;
 }
 
 /**
@@ -121,7 +151,11 @@ function renderPicked(mock: CompiledMock, req: EngineRequest, ctx: TemplateConte
 
   const webhooks: RenderedWebhook[] = [];
   const webhookErrors: RenderedMatch["webhookErrors"] = [];
+  // `trigger` is judged on the status the stub answers with. A proxy mock's comes from the
+  // upstream, known only after forwarding: its webhooks are all rendered and the dispatcher judges them.
+  const proxied = mock.def.proxy !== undefined;
   mock.webhooks.forEach((w, index) => {
+    if (!proxied && !webhookTriggered(w.trigger, response.status)) return;
     try {
       webhooks.push(renderWebhook(w, ctx));
     } catch (err) {

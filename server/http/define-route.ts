@@ -4,7 +4,8 @@
 //
 //   export const POST = defineRoute(authEndpoints.createToken, ({ actor, body }) => createToken(actor, body));
 import type { z } from "zod";
-import { type Actor, isAdmin } from "@/server/auth/actor";
+import type { Actor } from "@/server/auth/actor";
+import { permissionForMethod, requireAdminPermission } from "@/server/auth/admin-permission";
 import { authenticate, bearerFrom } from "@/server/auth/authenticate";
 import type { Endpoint } from "@/server/contracts/endpoint";
 import { env } from "@/server/env";
@@ -61,7 +62,7 @@ async function prepare(endpoint: Endpoint, req: Request, ctx: NextContext | unde
   const actor = await authenticateFor(endpoint, req, ip);
   if (endpoint.auth !== "none" && !actor) throw errors.unauthorized();
   if (actor?.credentialId) await enforceRateLimit(`cred:${actor.credentialId}`, env().RATE_LIMIT_API_PER_MINUTE);
-  if (endpoint.auth === "admin" && actor && !isAdmin(actor)) throw errors.forbidden("This needs the admin role");
+  if (endpoint.auth === "admin" && actor) requireAdminPermission(actor, endpoint.permission ?? permissionForMethod(endpoint.method));
 
   const rawParams = (ctx ? await ctx.params : undefined) ?? {};
   refuseNul(rawParams, "path");

@@ -2,10 +2,12 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import type dns from "node:dns";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { assertAllowedTarget, BlockedTargetError, classifyAddress, createSafeLookup, guardedAgent, parseIPv6, safeLookup } from "./ssrf";
+import { targetFromRequestData } from "@/server/contracts/outbound-target";
+import { assertAllowedTarget, BlockedTargetError, classifyAddress, createSafeLookup, guardedAgent, lookupFor, outboundTargetProblem, parseIPv6, privatePolicyFor, safeLookup } from "./ssrf";
 
 afterEach(() => {
   delete process.env.OUTBOUND_ALLOW_PRIVATE;
+  delete process.env.OUTBOUND_ALLOW_PRIVATE_TEMPLATED;
 });
 
 describe("classifyAddress", () => {
@@ -57,6 +59,36 @@ describe("classifyAddress", () => {
     ["2606:4700::1111", "public"],
     ["::ffff:8.8.8.8", "public"],
     ["fec0::1", "private"],
+    // IPv4-translated (::ffff:0:a.b.c.d) and IPv4-compatible (::a.b.c.d)
+    ["::ffff:0:127.0.0.1", "private"],
+    ["::ffff:0:169.254.169.254", "metadata"],
+    ["::ffff:0:8.8.8.8", "public"],
+    ["::10.0.0.1", "private"],
+    ["::8.8.8.8", "public"],
+    // 6to4 (2002::/16): the IPv4 address in bits 16–48
+    ["2002:7f00:1::", "private"],
+    ["2002:7f00:0001:0:0:0:0:1", "private"],
+    ["2002:a9fe:a9fe::1", "metadata"],
+    ["2002:0a00:0001::", "private"],
+    ["2002:c0a8:0101::", "private"],
+    ["2002:0808:0808::1", "public"],
+    // NAT64 well-known prefix 64:ff9b::/96
+    ["64:ff9b::127.0.0.1", "private"],
+    ["64:ff9b::7f00:1", "private"],
+    ["64:ff9b::10.1.2.3", "private"],
+    ["64:ff9b::a9fe:a9fe", "metadata"],
+    ["64:ff9b::8.8.8.8", "public"],
+    // NAT64 local-use prefix 64:ff9b:1::/48 (RFC 8215), IPv4 where RFC 6052 puts it for /48 and /96
+    ["64:ff9b:1:7f00:0:100::", "private"], // /48: 127.0 in bits 48–63, .0.1 in bits 72–87
+    ["64:ff9b:1:a9fe:a9:fe00::", "metadata"],
+    ["64:ff9b:1::127.0.0.1", "private"], // /96 form inside the /48
+    ["64:ff9b:1::169.254.169.254", "metadata"],
+    ["64:ff9b:1:808:8:800::", "public"],
+    ["64:ff9b:1::8.8.8.8", "public"],
+    ["64:ff9b:1::", "private"],
+    // Teredo (2001::/32): client address inverted in the last 32 bits
+    ["2001:0:4136:e378:8000:63bf:80ff:fffe", "private"], // client 127.0.0.1
+    ["2001:0:4136:e378:8000:63bf:f7f7:f7f7", "public"], // client 8.8.8.8
   ])("%s is %s", (ip, expected) => {
     expect(classifyAddress(ip)).toBe(expected);
   });
@@ -128,6 +160,99 @@ describe("assertAllowedTarget", () => {
     expect(() => assertAllowedTarget(new URL("http://169.254.169.254/"))).toThrow(/blocked: 169\.254\.169\.254 is a cloud-metadata or link-local address/);
     process.env.OUTBOUND_ALLOW_PRIVATE = "0";
     expect(() => assertAllowedTarget(new URL("http://127.0.0.1/"))).toThrow(/private or loopback address and OUTBOUND_ALLOW_PRIVATE=0/);
+  });
+});
+
+describe("outboundTargetProblem: refused when a mock is saved", () => {
+  it.each([
+    // allowed: public, private and loopback (a call-time policy), templated hosts (judged at call time)
+    ["http://example.com/hook", undefined],
+    ["https://8.8.8.8/", undefined],
+    ["http://127.0.0.1:3000/hook", undefined],
+    ["http://localhost/x", undefined],
+    ["$.req.cb", undefined],
+    ["{{$.req.cb}}", undefined],
+    ["http://$.req.host/x", undefined],
+    ["http://hooks.example/$.pathParam.id?src={{$.queryParams.src}}", undefined],
+    // metadata and link-local, in every spelling URL parsing accepts
+    ["http://169.254.169.254/latest/meta-data/", /cloud-metadata or link-local/],
+    ["http://2852039166/", /cloud-metadata or link-local/],
+    ["http://0xa9fea9fe/", /cloud-metadata or link-local/],
+    ["http://[::ffff:169.254.169.254]/", /cloud-metadata or link-local/],
+    ["http://[fe80::1]/", /cloud-metadata or link-local/],
+    ["http://[fd00:ec2::254]/", /cloud-metadata or link-local/],
+    ["http://[2002:a9fe:a9fe::]/", /cloud-metadata or link-local/],
+    ["http://[64:ff9b::a9fe:a9fe]/", /cloud-metadata or link-local/],
+    ["http://100.100.100.200/", /cloud-metadata or link-local/],
+    ["http://metadata.google.internal/computeMetadata/v1/", /cloud-metadata host name/],
+    ["http://METADATA./", /cloud-metadata host name/],
+    // a literal metadata origin with placeholders after it
+    ["http://169.254.169.254/$.req.path", /cloud-metadata or link-local/],
+    ["http://metadata.google.internal/{{$.req.p}}", /cloud-metadata host name/],
+    // schemes and shapes
+    ["ftp://example.com/", /only http and https/],
+    ["gopher://$.req.host/", /only http and https/],
+    ["file:///etc/passwd", /only http and https/],
+    ["/relative/path", /not an absolute http\(s\) URL/],
+  ])("%s → %s", (url, expected) => {
+    const problem = outboundTargetProblem(url);
+    if (expected === undefined) expect(problem).toBeUndefined();
+    else expect(problem).toMatch(expected);
+  });
+});
+
+describe("URLs whose host comes from request data", () => {
+  it.each([
+    ["$.req.cb", true],
+    ["{{ $.req.cb }}", true],
+    ["http://$.req.host/x", true],
+    ["http://127.0.0.1:$.req.port/x", true],
+    ["https://{{$.reqHeader.x-host[0]}}/", true],
+    ["http://127.0.0.1:3000/hook/$.pathParam.id", false],
+    ["http://hooks.example/x?cb={{$.req.cb}}", false],
+    ["http://hooks.example/x", false],
+  ])("%s → %s", (url, expected) => {
+    expect(targetFromRequestData(url)).toBe(expected);
+  });
+
+  const check = (url: string, namespace: string, fromRequestData: boolean) => {
+    try {
+      assertAllowedTarget(new URL(url), privatePolicyFor({ fromRequestData, namespace }));
+      return "allowed";
+    } catch (err) {
+      if (err instanceof BlockedTargetError) return err.reason;
+      throw err;
+    }
+  };
+
+  // [url, host from request data, OUTBOUND_ALLOW_PRIVATE, OUTBOUND_ALLOW_PRIVATE_TEMPLATED, outcome in namespace "team"]
+  it.each([
+    ["http://127.0.0.1/", true, undefined, undefined, "private"],
+    ["http://[::1]/", true, undefined, undefined, "private"],
+    ["http://10.0.0.7/", true, undefined, undefined, "private"],
+    ["http://[64:ff9b::7f00:1]/", true, undefined, undefined, "private"],
+    ["http://[2002:7f00:1::]/", true, undefined, undefined, "private"],
+    ["http://8.8.8.8/", true, undefined, undefined, "allowed"],
+    ["http://127.0.0.1/", true, undefined, "team", "allowed"],
+    ["http://127.0.0.1/", true, undefined, "other,team", "allowed"],
+    ["http://127.0.0.1/", true, undefined, "*", "allowed"],
+    ["http://127.0.0.1/", true, undefined, "other", "private"],
+    ["http://127.0.0.1/", true, "0", "team", "private"], // the instance-wide switch still wins
+    ["http://169.254.169.254/", true, undefined, "*", "metadata"],
+    ["http://127.0.0.1/", false, undefined, undefined, "allowed"], // static: OUTBOUND_ALLOW_PRIVATE governs
+    ["http://127.0.0.1/", false, "0", undefined, "private"],
+  ])("%s (from request data: %s, OUTBOUND_ALLOW_PRIVATE=%s, OUTBOUND_ALLOW_PRIVATE_TEMPLATED=%s) → %s", (url, fromRequestData, allowPrivate, templated, expected) => {
+    if (allowPrivate !== undefined) process.env.OUTBOUND_ALLOW_PRIVATE = allowPrivate;
+    if (templated !== undefined) process.env.OUTBOUND_ALLOW_PRIVATE_TEMPLATED = templated;
+    expect(check(url, "team", fromRequestData)).toBe(expected);
+  });
+
+  it("the strict lookup refuses a name resolving to loopback even when private targets are allowed", async () => {
+    const err = await new Promise<Error | null>((resolve) => lookupFor("strict")("localhost", { all: true }, (e) => resolve(e)));
+    expect(err).toBeInstanceOf(BlockedTargetError);
+    expect((err as BlockedTargetError).reason).toBe("private");
+    const ok = await new Promise<Error | null>((resolve) => lookupFor("env")("localhost", { all: true }, (e) => resolve(e)));
+    expect(ok).toBeNull();
   });
 });
 

@@ -1,19 +1,29 @@
-// Sending a matched mock's webhooks (rendered by the engine) after the stub
-// response has gone out: fire-and-forget, so a slow or failing receiver never
-// delays or changes the stub response. Each delivery waits its `delay`, then
-// tries up to 1 + `retries` times with a per-attempt timeout, backing off
-// exponentially after network errors and 5xx answers. Every connection goes
-// through the SSRF guard. Semantics in docs/decisions.md, "Proxy and webhooks".
+// Sending a matched mock's webhooks (rendered by the engine). Asynchronous ones
+// (the default) start after the stub response has gone out, so a slow or failing
+// receiver never delays or changes it; `async: false` ones are awaited before
+// the answer, at most their `timeout`. Each delivery waits its `delay`, then
+// tries up to 1 + `retries` times with a per-attempt timeout, waiting
+// `retryDelay` (or backing off exponentially) after network errors and 5xx
+// answers. http goes through the SSRF guard, strictly when the URL's host came
+// from request data; rabbitmq publishes with amqplib; kafka is stored but not
+// yet sent. Semantics in docs/decisions.md, "Proxy and webhooks".
 import http from "node:http";
 import https from "node:https";
-import type { RenderedWebhook } from "@/server/engine/engine";
+import { webhookTriggered, type RenderedWebhook } from "@/server/engine/engine";
 import { logger } from "@/server/lib/logger";
-import { assertAllowedTarget, BlockedTargetError, guardedAgent, safeLookup } from "@/server/lib/ssrf";
+import { assertAllowedTarget, BlockedTargetError, guardedAgent, lookupFor, privatePolicyFor, type PrivatePolicy } from "@/server/lib/ssrf";
+import { publishToRabbit } from "./webhook-rabbitmq";
 
 export interface WebhookOrigin {
   namespace: string;
   mockId: string;
   requestId: string;
+  /**
+   * The status the stub answered with, when the engine could not know it (a
+   * proxy mock's upstream status): `trigger` is judged on it here. Without it
+   * the engine has already judged `trigger`.
+   */
+  status?: number;
 }
 
 export interface DispatcherOptions {
@@ -42,7 +52,7 @@ function requestBody(hook: RenderedWebhook, headers: Record<string, string[]>): 
   return Buffer.from(isText ? (hook.body as string) : JSON.stringify(hook.body), "utf8");
 }
 
-function send(url: URL, hook: RenderedWebhook): Promise<Attempt> {
+function sendHttp(url: URL, hook: RenderedWebhook, policy: PrivatePolicy): Promise<Attempt> {
   return new Promise<Attempt>((resolve) => {
     // Rendered values may carry request data: CR/LF would split the request.
     const headers: Record<string, string[]> = {};
@@ -62,7 +72,7 @@ function send(url: URL, hook: RenderedWebhook): Promise<Attempt> {
     const client = url.protocol === "https:" ? https : http;
     let req: http.ClientRequest;
     try {
-      req = client.request(url, { method: hook.method, headers, agent: guardedAgent(url.protocol), lookup: safeLookup }, (res) => {
+      req = client.request(url, { method: hook.method, headers, agent: guardedAgent(url.protocol, policy), lookup: lookupFor(policy) }, (res) => {
         // The receiver's body is not used; read it so the socket can be reused.
         res.resume();
         res.on("end", () => {
@@ -106,16 +116,39 @@ export class WebhookDispatcher {
 
   /** Starts the deliveries and returns at once; outcomes are logged. */
   fire(hooks: RenderedWebhook[], origin: WebhookOrigin): void {
-    for (const hook of hooks) {
-      if (this.inFlight.size >= this.opts.maxInFlight) {
-        this.noteDropped(origin);
-        continue;
-      }
-      const delivery: Promise<void> = this.deliver(hook, origin)
-        .catch((err) => logger().error({ err, ...origin }, "webhook delivery failed unexpectedly"))
-        .finally(() => this.inFlight.delete(delivery));
-      this.inFlight.add(delivery);
+    for (const hook of hooks) this.start(hook, origin);
+  }
+
+  /**
+   * Delivers before the stub answers (`async: false`): resolves when every
+   * delivery has finished or its `timeout` has passed, whichever is first; a
+   * delivery still retrying then goes on in the background.
+   */
+  async awaitDeliveries(hooks: RenderedWebhook[], origin: WebhookOrigin): Promise<void> {
+    await Promise.all(
+      hooks.map((hook) => {
+        const delivery = this.start(hook, origin);
+        if (!delivery) return undefined;
+        let timer: NodeJS.Timeout | undefined;
+        const bound = new Promise<void>((resolve) => {
+          timer = setTimeout(resolve, hook.timeoutMs);
+        });
+        return Promise.race([delivery, bound]).finally(() => clearTimeout(timer));
+      }),
+    );
+  }
+
+  private start(hook: RenderedWebhook, origin: WebhookOrigin): Promise<void> | undefined {
+    if (origin.status !== undefined && !webhookTriggered(hook.trigger, origin.status)) return undefined;
+    if (this.inFlight.size >= this.opts.maxInFlight) {
+      this.noteDropped(origin);
+      return undefined;
     }
+    const delivery: Promise<void> = this.deliver(hook, origin)
+      .catch((err) => logger().error({ err, ...origin }, "webhook delivery failed unexpectedly"))
+      .finally(() => this.inFlight.delete(delivery));
+    this.inFlight.add(delivery);
+    return delivery;
   }
 
   /** Resolves when every delivery under way (including ones started meanwhile) has finished. */
@@ -135,28 +168,46 @@ export class WebhookDispatcher {
 
   private async deliver(hook: RenderedWebhook, origin: WebhookOrigin): Promise<void> {
     const log = logger();
-    let url: URL;
-    try {
-      url = new URL(hook.url);
-      assertAllowedTarget(url);
-    } catch (err) {
-      const blocked = err instanceof BlockedTargetError;
-      log.warn({ ...origin, url: blocked ? hook.url.split("?")[0] : undefined, error: blocked ? err.message : `not an absolute URL: ${hook.url.split("?")[0].slice(0, 200)}` }, "webhook not sent");
+    if (hook.type === "kafka") {
+      // Stored and validated; sending to Kafka arrives with the messaging work (docs/decisions.md).
+      log.warn({ ...origin, topic: hook.kafka?.topic }, "webhook not sent: kafka webhooks are not delivered yet");
       return;
+    }
+    let send: () => Promise<Attempt>;
+    let where: string;
+    if (hook.type === "rabbitmq") {
+      where = hook.rabbit ? `${hook.rabbit.url.replace(/\/\/[^@/]*@/, "//")} exchange '${hook.rabbit.exchange}' key '${hook.rabbit.routingKey}'` : "rabbitmq";
+      send = async () => {
+        const r = await publishToRabbit(hook);
+        return r.ok ? { ok: true, status: 0 } : r;
+      };
+    } else {
+      const policy = privatePolicyFor({ fromRequestData: hook.fromRequestData, namespace: origin.namespace });
+      let url: URL;
+      try {
+        url = new URL(hook.url);
+        assertAllowedTarget(url, policy);
+      } catch (err) {
+        const blocked = err instanceof BlockedTargetError;
+        log.warn({ ...origin, url: blocked ? hook.url.split("?")[0] : undefined, error: blocked ? err.message : `not an absolute URL: ${hook.url.split("?")[0].slice(0, 200)}` }, "webhook not sent");
+        return;
+      }
+      where = safeUrl(url);
+      send = () => sendHttp(url, hook, policy);
     }
     if (hook.delayMs > 0) await sleep(hook.delayMs);
     const attempts = 1 + hook.retries;
     for (let n = 1; ; n++) {
-      const result = await send(url, hook);
+      const result = await send();
       if (result.ok) {
-        log.info({ ...origin, url: safeUrl(url), method: hook.method, status: result.status, attempts: n }, "webhook delivered");
+        log.info({ ...origin, url: where, method: hook.type === "http" ? hook.method : undefined, status: result.status || undefined, attempts: n }, "webhook delivered");
         return;
       }
       if (!result.retry || n >= attempts) {
-        log.warn({ ...origin, url: safeUrl(url), method: hook.method, status: result.status, attempts: n, error: result.error }, "webhook failed");
+        log.warn({ ...origin, url: where, method: hook.type === "http" ? hook.method : undefined, status: result.status, attempts: n, error: result.error }, "webhook failed");
         return;
       }
-      await sleep(Math.min(this.opts.backoffBaseMs * 2 ** (n - 1), this.opts.backoffCapMs));
+      await sleep(hook.retryDelayMs ?? Math.min(this.opts.backoffBaseMs * 2 ** (n - 1), this.opts.backoffCapMs));
     }
   }
 }
@@ -172,6 +223,19 @@ export function webhookDispatcher(): WebhookDispatcher {
 
 export function fireWebhooks(hooks: RenderedWebhook[], origin: WebhookOrigin): void {
   if (hooks.length > 0) webhookDispatcher().fire(hooks, origin);
+}
+
+/** Delivers `async: false` webhooks before the stub answers (bounded by each one's timeout). */
+export function awaitWebhooks(hooks: RenderedWebhook[], origin: WebhookOrigin): Promise<void> {
+  return hooks.length > 0 ? webhookDispatcher().awaitDeliveries(hooks, origin) : Promise.resolve();
+}
+
+/** The hooks the stub answer waits for, and those that start once it is sent. */
+export function splitWebhooks(hooks: RenderedWebhook[]): { before: RenderedWebhook[]; after: RenderedWebhook[] } {
+  const before: RenderedWebhook[] = [];
+  const after: RenderedWebhook[] = [];
+  for (const h of hooks) (h.async ? after : before).push(h);
+  return { before, after };
 }
 
 /** For shutdown: waits for the deliveries in flight (server.ts bounds the wait). */

@@ -7,7 +7,7 @@ import type { EngineRequest } from "@/server/engine/types";
 import { logger } from "@/server/lib/logger";
 import { namespaceMocks, namespaceMocksNow, type NamespaceIndex } from "@/server/services/mock-index";
 import { namespaceStores, namespaceStoresNow, type NamespaceStores } from "@/server/services/stores";
-import { fireWebhooks } from "@/server/services/webhooks";
+import { awaitWebhooks, fireWebhooks, splitWebhooks } from "@/server/services/webhooks";
 import { STUB_ADAPTERS } from "./stub-adapters";
 import { parseStubBody } from "./stub-body";
 import { answer, engineDeps, engineOutput, jsonOutput, notFound, recordHit, recordMiss, type StubContext, type StubInput, type StubOutput } from "./stub-context";
@@ -140,19 +140,24 @@ function httpAnswer(ctx: StubContext, req: EngineRequest, result: EngineResult):
     return notFound(ctx, req.method, as ? [...as.nearest, ...result.nearest].sort((a, b) => a.distance - b.distance).slice(0, 3) : result.nearest);
   }
   const { response, mock } = result;
-  const afterSend = result.webhooks.length > 0 ? () => fireWebhooks(result.webhooks, { namespace, mockId: mock.id, requestId }) : undefined;
+  // `async: false` webhooks are delivered before the answer (bounded by their timeout), the rest after it.
+  const { before, after } = splitWebhooks(result.webhooks);
+  const origin = { namespace, mockId: mock.id, requestId };
+  const afterSend = (status?: number) => (after.length > 0 ? () => fireWebhooks(after, { ...origin, status }) : undefined);
   if (result.webhookErrors.length > 0) logger().warn({ requestId, namespace, mockId: mock.id, errors: result.webhookErrors }, "webhooks not rendered");
   if (result.proxy) {
-    return forwardToProxy({ proxy: result.proxy, mock, method: req.method, path, search: ctx.search, headers: input.headers, body: ctx.bytes, requestId }).then((out) => {
+    return forwardToProxy({ proxy: result.proxy, mock, method: req.method, path, search: ctx.search, headers: input.headers, body: ctx.bytes, requestId }).then(async (out) => {
       recordHit(ctx, mock, out.status, req, { headers: out.headers, body: proxiedBodyForLog(out.body) });
+      // The upstream's status decides a proxy mock's webhook triggers.
+      await awaitWebhooks(before, { ...origin, status: out.status });
       // response.delay still applies: a proxy mock can add latency to the real service.
-      return { ...out, delayMs: response.delayMs, afterSend };
+      return { ...out, delayMs: response.delayMs, afterSend: afterSend(out.status) };
     });
   }
   const out = engineOutput(response, requestId);
   recordHit(ctx, mock, response.status, req, { headers: response.headers, body: response.body });
-  out.afterSend = afterSend;
-  return out;
+  out.afterSend = afterSend();
+  return before.length > 0 ? awaitWebhooks(before, origin).then(() => out) : out;
 }
 
 /** A proxied answer's bytes as the log keeps them: text when it is UTF-8, a note otherwise. */

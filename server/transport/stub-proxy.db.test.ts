@@ -317,10 +317,12 @@ describe("webhooks", () => {
       id: "broken-hooks",
       http: { route: "/broken" },
       response: { statusCode: 202, payload: { accepted: true } },
+      // A literal metadata URL is refused at save time; one rendered from data reaches the call-time guard.
+      mStore: { meta: "http://169.254.169.254/latest/meta-data" },
       webhooks: [
         { url: `http://127.0.0.1:${closedPort}/nobody`, retries: 1 },
         { url: `http://127.0.0.1:${up}/slow`, timeoutMs: 200 },
-        { url: "http://169.254.169.254/latest/meta-data" },
+        { url: "$.mS.meta" },
         { url: "not a url $.req.x" },
       ],
     });

@@ -4,7 +4,7 @@ import { z } from "zod";
 import { TEMP_FILE_MAX_BYTES, TEMPLATE_MAX_BYTES, TempFileName, TempFileParams, TemplateFileName, TemplateParams } from "@/server/contracts/file-endpoints";
 import { deleteTempFile, listTempFiles, readTempFile, uploadTempFile } from "@/server/services/temp-files";
 import { deleteTemplate, listTemplates, readTemplate, saveTemplate } from "@/server/services/templates";
-import { nsRead, nsWrite } from "../namespaced";
+import { nsDelete, nsRead, nsWrite } from "../namespaced";
 import { createTRPCRouter } from "../trpc";
 
 const base64Of = (maxBytes: number) => z.string().max(Math.ceil(maxBytes / 3) * 4 + 8).regex(/^[A-Za-z0-9+/]*={0,2}$/, "base64");
@@ -26,7 +26,7 @@ export const templatesRouter = createTRPCRouter({
   upload: nsWrite
     .input(z.object({ fileName: TemplateFileName, contentType: ContentType, contentBase64: base64Of(TEMPLATE_MAX_BYTES) }))
     .mutation(({ ctx, input }) => saveTemplate(ctx.scope, input.fileName, { bytes: bytesOf(input.contentBase64), contentType: input.contentType })),
-  remove: nsWrite.input(TemplateParams).mutation(({ ctx, input }) => deleteTemplate(ctx.scope, input.fileName)),
+  remove: nsDelete.input(TemplateParams).mutation(({ ctx, input }) => deleteTemplate(ctx.scope, input.fileName)),
 });
 
 export const tempFilesRouter = createTRPCRouter({
@@ -35,5 +35,5 @@ export const tempFilesRouter = createTRPCRouter({
   upload: nsWrite
     .input(z.object({ fileName: TempFileName, contentType: ContentType, contentBase64: base64Of(TEMP_FILE_MAX_BYTES) }))
     .mutation(async ({ ctx, input }) => (await uploadTempFile(ctx.actor, ctx.scope, { fileName: input.fileName, contentType: input.contentType, bytes: bytesOf(input.contentBase64) })).file),
-  remove: nsWrite.input(TempFileParams).mutation(({ ctx, input }) => deleteTempFile(ctx.actor, ctx.scope, input.fileId)),
+  remove: nsDelete.input(TempFileParams).mutation(({ ctx, input }) => deleteTempFile(ctx.actor, ctx.scope, input.fileId)),
 });

@@ -19,7 +19,7 @@ import {
   removeMember,
   setMemberRole,
 } from "@/server/services/namespaces";
-import { adminProcedure, createTRPCRouter, permissionProcedure } from "../trpc";
+import { adminDeleteProcedure, adminProcedure, createTRPCRouter, permissionProcedure } from "../trpc";
 
 export const namespacesRouter = createTRPCRouter({
   list: permissionProcedure("read").query(({ ctx }) => listNamespaces(ctx.actor)),
@@ -29,7 +29,7 @@ export const namespacesRouter = createTRPCRouter({
 
   admin: createTRPCRouter({
     list: adminProcedure.input(AdminNamespaceQuery).query(({ input }) => adminListNamespaces(input)),
-    remove: adminProcedure.input(NamespaceParams).mutation(({ ctx, input }) => adminDeleteNamespace(ctx.actor, input.namespace)),
+    remove: adminDeleteProcedure.input(NamespaceParams).mutation(({ ctx, input }) => adminDeleteNamespace(ctx.actor, input.namespace)),
     restore: adminProcedure.input(NamespaceParams).mutation(({ ctx, input }) => adminRestoreNamespace(ctx.actor, input.namespace)),
     members: adminProcedure.input(NamespaceParams).query(({ input }) => listMembers(input.namespace)),
     addMember: adminProcedure
@@ -38,7 +38,7 @@ export const namespacesRouter = createTRPCRouter({
     setRole: adminProcedure
       .input(NamespaceUserParams.extend(SetRoleInput.shape))
       .mutation(({ ctx, input }) => setMemberRole(ctx.actor, input.namespace, input.user_id, input.role)),
-    removeMember: adminProcedure
+    removeMember: adminDeleteProcedure
       .input(NamespaceUserParams)
       .mutation(({ ctx, input }) => removeMember(ctx.actor, input.namespace, input.user_id)),
   }),

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { ChainId, StoreKey } from "@/server/contracts/store-endpoints";
 import { deleteStoreValue, getStore, listChainIds, setStoreValue } from "@/server/services/store-api";
 import { GLOBAL } from "@/server/services/stores";
-import { nsRead, nsWrite } from "../namespaced";
+import { nsDelete, nsRead, nsWrite } from "../namespaced";
 import { createTRPCRouter } from "../trpc";
 
 /** No chain id: the global store. */
@@ -16,5 +16,5 @@ export const storesRouter = createTRPCRouter({
   set: nsWrite
     .input(Which.extend({ key: StoreKey, value: z.unknown().refine((v) => v !== undefined, "required (any JSON value)") }))
     .mutation(({ ctx, input }) => setStoreValue(ctx.scope, chainOf(input), { key: input.key, value: input.value })),
-  remove: nsWrite.input(Which.extend({ key: StoreKey })).mutation(({ ctx, input }) => deleteStoreValue(ctx.scope, chainOf(input), input.key)),
+  remove: nsDelete.input(Which.extend({ key: StoreKey })).mutation(({ ctx, input }) => deleteStoreValue(ctx.scope, chainOf(input), input.key)),
 });

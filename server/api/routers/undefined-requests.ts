@@ -21,7 +21,8 @@ const ListInput = ListUndefinedRequestsQuery.omit({ namespace: true, includeIgno
 export const undefinedRequestsRouter = createTRPCRouter({
   list: nsRead.input(ListInput).query(({ ctx, input }) => listUndefinedRequests(ctx.scope, input)),
   ignore: nsWrite.input(IdParams.extend({ ignored: z.boolean() })).mutation(({ ctx, input }) => setUndefinedRequestIgnored(ctx.scope, input.id, input.ignored)),
-  remove: nsDelete.input(DeleteUndefinedRequestsInput).mutation(({ ctx, input }) => deleteUndefinedRequests(ctx.scope, input.ids)),
+  // The contract is strict; merged with the namespace selector it would refuse `namespace` itself.
+  remove: nsDelete.input(z.object({ ids: DeleteUndefinedRequestsInput.shape.ids })).mutation(({ ctx, input }) => deleteUndefinedRequests(ctx.scope, input.ids)),
   clear: nsDelete.mutation(({ ctx }) => clearUndefinedRequests(ctx.scope)),
   draft: nsRead.input(IdParams).query(({ ctx, input }) => mockDraftFromUndefinedRequest(ctx.scope, input.id)),
   saveMock: nsWrite

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { IdParams } from "@/server/contracts/common";
 import { AdminUserQuery, CreateUserInput, SetPasswordInput, UpdateUserInput } from "@/server/contracts/users";
 import { createUser, deleteUser, listUsers, setUserDisabled, setUserPassword, updateUser } from "@/server/services/users";
-import { adminProcedure, createTRPCRouter } from "../trpc";
+import { adminDeleteProcedure, adminProcedure, createTRPCRouter } from "../trpc";
 
 export const usersRouter = createTRPCRouter({
   list: adminProcedure.input(AdminUserQuery).query(({ input }) => listUsers(input)),
@@ -11,7 +11,7 @@ export const usersRouter = createTRPCRouter({
   update: adminProcedure
     .input(IdParams.extend({ patch: UpdateUserInput }))
     .mutation(({ ctx, input }) => updateUser(ctx.actor, input.id, input.patch)),
-  remove: adminProcedure.input(IdParams).mutation(({ ctx, input }) => deleteUser(ctx.actor, input.id)),
+  remove: adminDeleteProcedure.input(IdParams).mutation(({ ctx, input }) => deleteUser(ctx.actor, input.id)),
   setPassword: adminProcedure
     .input(IdParams.extend(SetPasswordInput.shape))
     .mutation(({ ctx, input }) => setUserPassword(ctx.actor, input.id, input.password)),
