@@ -344,7 +344,12 @@ export const Proxy = z
     timeoutMs: z.number().int().min(100).max(120_000).optional(),
     stripPrefix: z.boolean().optional().describe("drop the route's leading literal segments before appending the path"),
   })
-  .strict();
+  .strict()
+  .superRefine((p, ctx) => {
+    // Metadata and link-local targets are refused at call time too; saying so at save time names the field.
+    const problem = outboundTargetProblem(p.target);
+    if (problem) ctx.addIssue({ code: "custom", path: ["target"], message: problem });
+  });
 
 export const WebhookType = z.enum(["http", "kafka", "rabbitmq"]);
 export const WebhookTrigger = z.enum(["on_success", "on_error", "always"]);
