@@ -4,7 +4,6 @@
 // the caller cannot read is 404, a missing permission there 403.
 import { z } from "zod";
 import type { Permission } from "@/server/contracts/endpoint";
-import { errors } from "@/server/errors";
 import { resolveNamespaceFor } from "@/server/services/namespace-access";
 import { protectedProcedure } from "./trpc";
 
@@ -12,8 +11,6 @@ export const NamespaceSelector = z.object({ namespace: z.string().min(1).max(63)
 
 export function namespacedProcedure(permission: Permission) {
   return protectedProcedure.input(NamespaceSelector).use(async ({ ctx, input, next }) => {
-    // PostgreSQL text cannot hold U+0000: a 400 here, as REST gives, instead of a database error.
-    if (input.namespace?.includes("\0")) throw errors.validation("Text may not contain NUL characters", [{ location: "body", field: "namespace", message: "contains U+0000" }]);
     const scope = await resolveNamespaceFor(ctx.actor, input.namespace, permission);
     return next({ ctx: { ...ctx, scope } });
   });

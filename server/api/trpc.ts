@@ -14,6 +14,7 @@ import { AppError, errors } from "@/server/errors";
 import { clientIp, requestIdFrom } from "@/server/http/request-meta";
 import { validationError } from "@/server/validation-error";
 import { logger } from "@/server/lib/logger";
+import { unstorableText } from "@/server/lib/storable-text";
 import { enforceRateLimit } from "@/server/services/rate-limit";
 
 export interface TrpcContext {
@@ -113,7 +114,14 @@ const appErrors = t.middleware(async ({ next, path, ctx }) => {
   return result;
 });
 
-export const publicProcedure = t.procedure.use(appErrors);
+/** The same refusal REST's readJsonBody gives: text PostgreSQL cannot hold is a 400 naming the field. */
+const storableInput = t.middleware(async ({ getRawInput, next }) => {
+  const unstorable = unstorableText(await getRawInput());
+  if (unstorable) throw errors.validation(unstorable.error, [{ location: "body", field: unstorable.field, message: unstorable.message }]);
+  return next();
+});
+
+export const publicProcedure = t.procedure.use(appErrors).use(storableInput);
 
 /** Anonymous authentication helpers (password reset, e-mail verification) share REST's per-IP limit. */
 export const authRateLimitedProcedure = publicProcedure.use(async ({ ctx, next }) => {

@@ -1,6 +1,7 @@
 // Request bodies of the /api/v1 route handlers: size-limited reads, and JSON
 // parsing that refuses what PostgreSQL cannot store.
 import { AppError, errors } from "@/server/errors";
+import { unstorableText } from "@/server/lib/storable-text";
 
 /**
  * Reads a request body up to `limit` bytes; 413 beyond it, whatever
@@ -38,9 +39,6 @@ export function tooLarge(limit: number, what = "Request body") {
   });
 }
 
-// A high surrogate not followed by a low one, or a low one not preceded by a high one.
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-
 export async function readJsonBody(req: Request, limit: number): Promise<unknown> {
   const type = req.headers.get("content-type");
   const text = await readBodyText(req, limit);
@@ -48,25 +46,13 @@ export async function readJsonBody(req: Request, limit: number): Promise<unknown
   if (type && !/^application\/([\w.+-]+\+)?json\b/i.test(type) && !/^text\/plain\b/i.test(type)) {
     throw errors.validation("Content-Type must be application/json", [{ location: "header", field: "content-type", message: `got ${type}` }]);
   }
-  let nulAt: string | undefined;
-  let loneSurrogateAt: string | undefined;
   let parsed: unknown;
   try {
-    // PostgreSQL text cannot hold U+0000, nor a UTF-16 surrogate without its pair ("\ud800" is valid JSON);
-    // refuse them here instead of failing at the database.
-    parsed = JSON.parse(text, (key, value) => {
-      if (nulAt === undefined && ((typeof value === "string" && value.includes("\0")) || key.includes("\0"))) nulAt = key;
-      if (loneSurrogateAt === undefined && ((typeof value === "string" && LONE_SURROGATE.test(value)) || LONE_SURROGATE.test(key))) loneSurrogateAt = key;
-      return value;
-    });
+    parsed = JSON.parse(text);
   } catch (err) {
     throw errors.validation("Malformed JSON body", [{ location: "body", field: "", message: (err as Error).message }]);
   }
-  if (nulAt !== undefined) {
-    throw errors.validation("Text may not contain NUL characters", [{ location: "body", field: nulAt, message: "contains U+0000" }]);
-  }
-  if (loneSurrogateAt !== undefined) {
-    throw errors.validation("Text must be valid Unicode", [{ location: "body", field: loneSurrogateAt, message: "contains an unpaired UTF-16 surrogate" }]);
-  }
+  const unstorable = unstorableText(parsed);
+  if (unstorable) throw errors.validation(unstorable.error, [{ location: "body", field: unstorable.field, message: unstorable.message }]);
   return parsed;
 }

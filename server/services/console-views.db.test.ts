@@ -47,6 +47,15 @@ describe("tRPC namespace resolution", () => {
   });
 });
 
+describe("tRPC input text", () => {
+  it("an unpaired surrogate or NUL anywhere in the input is a 400 naming the field, and nothing is stored", async () => {
+    const save = (payload: string) => caller(editor).mocks.save({ namespace: "console", mock: { id: "m-text", http: { route: "/text" }, response: { payload: { note: payload } } } });
+    await expect(save("\ud800")).rejects.toMatchObject({ code: "BAD_REQUEST", cause: { details: [{ field: "mock.response.payload.note", message: "contains an unpaired UTF-16 surrogate" }] } });
+    await expect(save("a\0b")).rejects.toMatchObject({ code: "BAD_REQUEST", cause: { details: [{ field: "mock.response.payload.note", message: "contains U+0000" }] } });
+    expect(await db().mock.count({ where: { id: "m-text" } })).toBe(0);
+  });
+});
+
 describe("listRequestLogs", () => {
   it("lists the namespace's log newest first, or one mock's, with status and response", async () => {
     const base = Date.now() - 60_000;

@@ -228,7 +228,7 @@ describe("bad input is a 4xx in the error envelope", () => {
       `POST /api/v1/mocks HTTP/1.1\r\nHost: x\r\nX-API-Key: ${token}\r\nX-Namespace: ${NS}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(json)}\r\n\r\n${json}`,
     );
     expect(res?.status).toBe(400);
-    expect(JSON.parse(res!.body)).toMatchObject({ code: "validation", details: [{ location: "body", field: "payload", message: "contains an unpaired UTF-16 surrogate" }] });
+    expect(JSON.parse(res!.body)).toMatchObject({ code: "validation", details: [{ location: "body", field: "response.payload", message: "contains an unpaired UTF-16 surrogate" }] });
     expect(await db().mock.count({ where: { route: "/surrogate" } })).toBe(0);
   });
 
