@@ -7,7 +7,7 @@ import { createHash, randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/server/db/client";
 import { checkAnswer, documentedOperations, loadHandlers, operation, type RouteHandler } from "@/server/testing/api-routes";
-import { makeToken, makeUser, sessionCookie } from "@/server/testing/fixtures";
+import { type CallOptions, makeToken, makeUser, sessionCookie } from "@/server/testing/fixtures";
 import { type SmtpSink, startSmtpSink } from "@/server/testing/smtp-sink";
 import { useTestDatabase } from "@/server/testing/use-test-database";
 
@@ -33,15 +33,7 @@ const NOT_EXERCISED: Record<string, string> = {
   "POST /api/v1/mocks/copy-to-namespace 409": "only a concurrent write",
 };
 
-interface Req {
-  query?: string;
-  body?: unknown;
-  rawBody?: string;
-  headers?: Record<string, string>;
-  params?: Record<string, string>;
-  cookie?: string;
-  token?: string;
-}
+type Req = Omit<CallOptions, "method" | "ip"> & { query?: string };
 
 let handlers: Map<string, RouteHandler>;
 const seen = new Map<string, Set<string>>(); // operation → statuses answered ("2xx" for success)
