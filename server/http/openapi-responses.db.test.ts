@@ -240,6 +240,7 @@ describe("every documented operation, success case, validated against the docume
     await ok("POST /api/v1/mocks/copy-to-namespace", { body: { mockIds: ["m-three"], sourceNamespace: NS, targetNamespace: "sandbox" } });
     await ok("GET /api/v1/mocks/chains/{id}", { params: { id: "chain-1" } });
     await ok("DELETE /api/v1/mocks/{id}", { params: { id: "m-three" } });
+    await ok("POST /api/v1/mocks/{id}/restore", { params: { id: "m-three" } });
     await ok("DELETE /api/v1/mocks/{id}/purge", { params: { id: "m-three" } });
     await ok("DELETE /api/v1/mocks/chains/{id}", { params: { id: "chain-1" } });
     await ok("DELETE /api/v1/mock-folders/{id}", { params: { id: folder.id } });
@@ -323,6 +324,14 @@ describe("the errors each operation documents", () => {
     await c("POST /api/v1/tags", { body: { name: "team-x" } });
     await c("POST /api/v1/mocks", { body: { id: "m-two-again", http: { route: "/two" } } });
     await c("POST /api/v1/mocks/batch", { query: `namespace=${NS}&intent=create_new`, body: [{ id: "m-two", http: { route: "/elsewhere" } }] });
+    // The same id in two namespaces the admin reads: an id-only call naming neither is ambiguous.
+    await expectAnswer("POST /api/v1/mocks", { cookie: admin.cookie, query: `namespace=${NS}`, body: { id: "m-twin", http: { route: "/twin" } } }, 200);
+    await expectAnswer("POST /api/v1/mocks/copy-to-namespace", { cookie: admin.cookie, body: { mockIds: ["m-twin"], sourceNamespace: NS, targetNamespace: "sandbox" } }, 200);
+    await expectAnswer("POST /api/v1/mocks/copy-to-namespace", { cookie: admin.cookie, body: { mockIds: ["m-gone"], sourceNamespace: NS, targetNamespace: "sandbox" } }, 404);
+    for (const key of ["GET /api/v1/mocks/{id}", "DELETE /api/v1/mocks/{id}", "DELETE /api/v1/mocks/{id}/purge", "GET /api/v1/mocks/{id}/versions", "GET /api/v1/mocks/{id}/logs", "POST /api/v1/mocks/{id}/restore"]) {
+      await c(key, { query: "", params: { id: "m-twin" } });
+    }
+    await c("GET /api/v1/mocks/{id}/versions/{version}", { query: "", params: { id: "m-twin", version: "1" } });
     const nsRow = await db().namespace.findUniqueOrThrow({ where: { name: NS } });
     const unmatched = () =>
       db().undefinedRequest.create({

@@ -26,10 +26,15 @@ export function toOpenApiPath(file: string): string {
   return "/" + rel.filter((s) => !/^\(.*\)$/.test(s)).map((s) => s.replace(/^\[(.+)\]$/, "{$1}")).join("/");
 }
 
-/** Route files of the documented API (not the UI's tRPC/next-auth plumbing, the stub catch-all or the Swagger UI). */
+/**
+ * Route files of the documented API (not the UI's tRPC/next-auth plumbing, the
+ * stub catch-all, the Swagger UI, or the catch-alls that answer unknown paths
+ * with a JSON 404: server/http/unknown-endpoint.ts).
+ */
 export function apiRouteFiles(): string[] {
   return routeFiles(path.join(root, "app")).filter((f) => {
     const p = toOpenApiPath(f);
+    if (p.includes("{...")) return false;
     return p.startsWith("/api/v1/") || p.startsWith("/health") || p === "/metrics" || p === "/swagger/doc.json";
   });
 }
