@@ -18,9 +18,9 @@ import type { RouteIndex } from "@/server/engine/route-index";
 import { TemplateError } from "@/server/engine/template";
 import type { EngineRequest, StoreAccess } from "@/server/engine/types";
 import { namespaceMocks } from "./mock-index";
-import { summaryOf } from "./mocks";
-import type { NamespaceScope } from "./namespace-access";
-import { GLOBAL, namespaceStores } from "./stores";
+import { summaryOf } from "@/server/services/mocks";
+import type { NamespaceScope } from "@/server/services/namespace-access";
+import { GLOBAL, namespaceStores } from "@/server/services/stores";
 
 type Result = z.output<typeof PreviewResult>;
 type Values = Record<string, string | string[]>;
