@@ -35,14 +35,9 @@ export const SOCKET_LIMITS = {
   pingIntervalMs: 30_000,
 };
 
-interface Connection {
+/** A connection's place in the serving core; each message adds its own request id and engine dependencies. */
+interface Connection extends Pick<ServingScope, "namespace" | "path" | "search" | "query" | "headers" | "requestId"> {
   ws: WebSocket;
-  namespace: string;
-  path: string;
-  search: string;
-  query: Record<string, string[]>;
-  headers: Record<string, string[]>;
-  requestId: string;
   seq: number;
   pending: number;
   /** Messages are answered one after another, in the order they came. */
