@@ -1,5 +1,5 @@
 // Lint rules, including the import direction of ARCHITECTURE.md:
-// engine <- contracts <- db <- services <- adapters (app/api, server/api, transport) <- UI.
+// engine <- contracts <- db <- services <- serving <- adapters (app/api, server/api, transport, protocol-runner) <- UI.
 import nextVitals from "eslint-config-next/core-web-vitals";
 import nextTs from "eslint-config-next/typescript";
 
@@ -7,7 +7,7 @@ const restrict = (patterns, message) => ({
   "no-restricted-imports": ["error", { patterns: patterns.map((group) => ({ group, message })) }],
 });
 
-const SERVER_OUTSIDE_ENGINE = ["db", "services", "http", "auth", "api", "lib", "transport", "observability", "runtime", "testing"].flatMap((d) => [`@/server/${d}`, `@/server/${d}/**`]);
+const SERVER_OUTSIDE_ENGINE = ["db", "services", "serving", "http", "auth", "api", "lib", "transport", "observability", "runtime", "testing"].flatMap((d) => [`@/server/${d}`, `@/server/${d}/**`]);
 const SERVER_FILES = ["@/server/env", "@/server/errors", "@/server/release"];
 
 const NEXT_AND_REACT = ["next", "next/*", "react", "react-dom", "next-auth", "next-auth/*", "@trpc/*"];
@@ -53,7 +53,16 @@ const config = [
   {
     files: ["server/services/**"],
     ignores: ["**/*.test.ts"],
-    rules: restrict([[...NEXT_AND_REACT, "@/app/*", "@/components/*", "@/server/api/*", "@/server/http/*", "@/server/transport/*"]], "Services are called by adapters, never the reverse."),
+    rules: restrict([[...NEXT_AND_REACT, "@/app/*", "@/components/*", "@/server/api/*", "@/server/http/*", "@/server/transport/*", "@/server/serving/*"]], "Services are called by the serving core and adapters, never the reverse."),
+  },
+  {
+    // The serving core (ARCHITECTURE.md, "Serving core") sits above the services and below every wire adapter.
+    files: ["server/serving/**"],
+    ignores: ["**/*.test.ts"],
+    rules: restrict(
+      [[...NEXT_AND_REACT, "node:http", "node:https", "node:net", "ws", "@/app/*", "@/app/**", "@/components/*", "@/components/**", "@/server/transport", "@/server/transport/**", "@/server/http", "@/server/http/**", "@/server/api", "@/server/api/**", "@/protocol-runner/**"]],
+      "server/serving is protocol-neutral: engine, contracts, db, services, lib and observability only; no node:http, no Next (ARCHITECTURE.md, Layers).",
+    ),
   },
   {
     files: ["app/api/**/route.ts"],

@@ -10,7 +10,7 @@ import { startNextChild } from "@/server/runtime/next-child";
 import { createFrontServer } from "@/server/transport/front";
 import { createNextProxy } from "@/server/transport/next-proxy";
 import { drainWebhooks } from "@/server/services/webhooks";
-import { stubRecorder } from "@/server/transport/stub-recorder";
+import { stubRecorder } from "@/server/serving/recorder";
 import { closeStubSockets } from "@/server/transport/ws-stub";
 
 process.env.SERVICE_NAME ??= "web";

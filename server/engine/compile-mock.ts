@@ -5,93 +5,21 @@ import { targetFromRequestData } from "@/server/contracts/outbound-target";
 import { compileConditions } from "./conditions";
 import { parsePath } from "./json-path";
 import { placerFor, type ServedProtocol } from "./protocols";
-import { compileSoapFault, type CompiledSoapFault } from "./protocols/soap-fault";
+import { compileSoapFault } from "./protocols/soap-fault";
+import type { CompiledEvent, CompiledMock, CompiledResponse, CompiledWebhook } from "./compiled-mock";
 import { compileRoute, normalizePath } from "./route";
-import { equalityKey, type IndexedMock } from "./route-index";
+import { equalityKey } from "./route-index";
 import { compileUserRegex, InvalidRegexError, type SafeRegex } from "./safe-regex";
 import { compileString, compileTemplate, renderString, type CompiledString, type CompiledTemplate } from "./template";
-import type { ChainControls, StaticWire, StoreAccess } from "./types";
+import type { ChainControls, StoreAccess } from "./types";
+
+export type { CompiledEvent, CompiledMock, CompiledResponse, CompiledWebhook } from "./compiled-mock";
 
 // valueFromFile paths see the request, not the stores (conditions run before any store write).
 const NO_STORES: StoreAccess = { getGlobal: () => undefined, getChain: () => undefined, setGlobal: () => {}, setChain: () => {} };
 
-/** One event of `response.sseEventChain` (SSE streams them; see server/transport/sse-stub.ts). */
-export interface CompiledEvent {
-  eventName: CompiledString | undefined;
-  data: CompiledTemplate | undefined;
-  /** The source data, used as is when `data` has no placeholders. */
-  source: unknown;
-  /** `templatePath`: the data is this template file, rendered. */
-  templatePath: CompiledString | undefined;
-  id: CompiledString | undefined;
-  retryMs: number | undefined;
-  delayMs: number;
-}
-
-export interface CompiledResponse {
-  source: MockResponse;
-  statusCode: number;
-  payload: CompiledTemplate | undefined;
-  headers: [string, ReturnType<typeof compileString>[]][];
-  /** `sseEventChain.events`, compiled; undefined when the response has no chain. */
-  events: CompiledEvent[] | undefined;
-  chain: ChainControls | undefined;
-  /**
-   * `decode: base64` outside HTTP: the decoded payload as UTF-8 text, which
-   * replaces the payload (SOAP, MCP, GraphQL, SSE carry text). HTTP keeps the
-   * base64 payload as the body (what the request log shows) with the decoded
-   * bytes preset as its `wire`.
-   */
-  decodedText: string | undefined;
-  /** SOAP mocks: `response.soapFault` as ready envelopes. */
-  soapFault: CompiledSoapFault | undefined;
-  mcpIsError: boolean;
-  payloadTemplatePath: ReturnType<typeof compileString> | undefined;
-  delayMs: number;
-  /** GraphQL mocks: `response.graphqlErrors`, templated like the payload. */
-  graphqlErrors: CompiledTemplate | undefined;
-  /** A payload without placeholders as bytes, made at its first use (most of 10,000 mocks are never hit). */
-  wire?: StaticWire;
-}
-
 /** Defaults of a webhook's optional fields (docs/decisions.md, "Proxy and webhooks"). */
 export const WEBHOOK_DEFAULTS = { timeoutMs: 10_000, retries: 0 };
-
-export interface CompiledWebhook {
-  type: "http" | "kafka" | "rabbitmq";
-  /** Empty for kafka and rabbitmq webhooks. */
-  url: CompiledString;
-  /** A placeholder decides the host, so the strict private-address policy applies (server/lib/ssrf.ts). */
-  fromRequestData: boolean;
-  method: string;
-  headers: [string, CompiledString[]][];
-  body: CompiledTemplate | undefined;
-  delayMs: number;
-  timeoutMs: number;
-  retries: number;
-  /** Fixed wait between attempts; undefined: exponential backoff. */
-  retryDelayMs: number | undefined;
-  async: boolean;
-  trigger: "on_success" | "on_error" | "always";
-  rabbit: { url: string; exchange: string; routingKey: CompiledString; queue: string | undefined; mandatory: boolean } | undefined;
-  kafka: { brokers: string[]; topic: string; key: CompiledString | undefined; username?: string; password?: string; sasl: boolean; tls: boolean } | undefined;
-}
-
-export interface CompiledMock extends IndexedMock {
-  def: MockDefinition;
-  protocol: ServedProtocol;
-  conditions: ReturnType<typeof compileConditions>;
-  expiresAt: number | null;
-  responses: CompiledResponse[];
-  pick: "single" | "order" | "random";
-  /** Round-robin position for oneOf order (per process); starts at `oneOf.offset`. */
-  turn: { next: number };
-  /** `http.routePattern`, anchored, and the pathPrefix length cut off before testing it. */
-  pathPattern: { regex: SafeRegex; prefixLength: number } | undefined;
-  mStore: CompiledTemplate | undefined;
-  extract: { mStore: [string, CompiledTemplate][]; cStore: [string, CompiledTemplate][]; gStore: [string, CompiledTemplate][] };
-  webhooks: CompiledWebhook[];
-}
 
 /** `$.type` and `type` are one path: the key of the equality hash. */
 export function canonicalPath(path: string): string {

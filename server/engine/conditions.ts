@@ -22,6 +22,7 @@ import type { AssertAction, Condition } from "@/server/contracts/mock";
 import { getPath, type Lookup, parsePath } from "./json-path";
 import { type Check, compileOperator, isPlainObject, scalarKey, takesValue } from "./operators";
 import { InvalidRegexError } from "./safe-regex";
+import type { ConditionBlock } from "./protocols/placement";
 import type { EngineRequest } from "./types";
 
 export type ConditionSource = "body" | "query" | "header";
@@ -40,12 +41,8 @@ export interface ConditionFailure {
   reason?: string;
 }
 
-export interface ConditionBlock {
-  conditions?: Condition[];
-  queryParams?: Condition[];
-  header?: Condition[];
-  sortArray?: boolean;
-}
+// Declared beside the placers (a leaf), which hand it over: a type import back here would be a loop.
+export type { ConditionBlock } from "./protocols/placement";
 
 export interface ConditionDeps {
   /** Content of a template file, or undefined when there is none. */

@@ -16,17 +16,10 @@ import { renderMockResponse, type RenderedMatch, type RenderedWebhook } from "./
 import { RouteIndex, type RouteCandidate } from "./route-index";
 import { nearestMisses, type NearMiss } from "./near-miss";
 import type { ServedProtocol } from "./protocols";
-import type { Clock, EngineRequest, EngineResponse, Random, StoreAccess, TemplateFiles } from "./types";
+import type { EngineDeps, EngineRequest, EngineResponse, TemplateFiles } from "./types";
 
-export interface EngineDeps {
-  clock: Clock;
-  random: Random;
-  stores: StoreAccess;
-  files: TemplateFiles;
-  /** Atomically takes one use of a limited mock; false when it is used up. */
-  takeUse(mockId: string, limit: number): Promise<boolean>;
-}
-
+export type { EngineDeps } from "./types";
+export { isMockError, MockError } from "./mock-error";
 export type { RenderedWebhook } from "./respond";
 export { webhookTriggered } from "./respond";
 
@@ -37,7 +30,7 @@ export type EngineResult =
       pathParams: Record<string, string>;
       response: EngineResponse;
       proxy?: MockDefinition["proxy"];
-      /** To send after the response; empty when the mock has none. */
+      /** Every webhook of the mock, rendered; the serving core judges `trigger` on the status it answers with. */
       webhooks: RenderedWebhook[];
       webhookErrors: RenderedMatch["webhookErrors"];
     }

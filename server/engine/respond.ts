@@ -1,12 +1,12 @@
 // Forms the response of the chosen mock: store writes first (extract), then
 // the payload, headers and status of the picked response, then the mock's
 // webhooks, rendered with the same context so they see what the response saw.
-import type { CompiledEvent, CompiledMock, CompiledResponse, CompiledWebhook } from "./compile-mock";
-import type { EngineDeps } from "./engine";
+import type { CompiledEvent, CompiledMock, CompiledResponse, CompiledWebhook } from "./compiled-mock";
 import { hasPlaceholders, renderString, renderTemplate, renderTemplateFile, TEMPLATE_LIMITS, TemplateError } from "./template";
-import type { EngineRequest, EngineResponse, RenderedEvent, TemplateContext } from "./types";
+import { MockError } from "./mock-error";
+import type { EngineDeps, EngineRequest, EngineResponse, RenderedEvent, TemplateContext } from "./types";
 
-export class TemplateFileMissingError extends Error {
+export class TemplateFileMissingError extends MockError {
   constructor(readonly fileName: string) {
     super(`Template file '${fileName}' does not exist in this namespace`);
   }
@@ -151,11 +151,10 @@ function renderPicked(mock: CompiledMock, req: EngineRequest, ctx: TemplateConte
 
   const webhooks: RenderedWebhook[] = [];
   const webhookErrors: RenderedMatch["webhookErrors"] = [];
-  // `trigger` is judged on the status the stub answers with. A proxy mock's comes from the
-  // upstream, known only after forwarding: its webhooks are all rendered and the dispatcher judges them.
-  const proxied = mock.def.proxy !== undefined;
+  // `trigger` is judged on the status the answer carries, which only the wire adapter knows
+  // (a proxy's upstream, an S3 operation's outcome, a composed GraphQL answer): every webhook
+  // is rendered here and the serving core (server/serving/matched-webhooks.ts) judges them.
   mock.webhooks.forEach((w, index) => {
-    if (!proxied && !webhookTriggered(w.trigger, response.status)) return;
     try {
       webhooks.push(renderWebhook(w, ctx));
     } catch (err) {

@@ -26,6 +26,7 @@
 //   $.reqHeader.<name> is the list (spec: values are lists); [0] gives the value.
 import { drawFake, findFakeGenerator } from "./fake";
 import { getPath, parsePath, type Lookup, type PathSegment } from "./json-path";
+import { MockError } from "./mock-error";
 import type { TemplateContext } from "./types";
 
 export const TEMPLATE_LIMITS = {
@@ -35,7 +36,7 @@ export const TEMPLATE_LIMITS = {
   maxOutputSize: 10 * 1024 * 1024,
 };
 
-export class TemplateError extends Error {
+export class TemplateError extends MockError {
   constructor(
     readonly code: "template_too_deep" | "template_too_large",
     message: string,

@@ -4,6 +4,16 @@
 // EngineRequests; tests use the in-memory implementations in ./testing.ts.
 import type { CompiledSoapFault } from "./protocols/soap-fault";
 
+/** What the engine needs of the world; the serving core (server/serving) supplies it per namespace. */
+export interface EngineDeps {
+  clock: Clock;
+  random: Random;
+  stores: StoreAccess;
+  files: TemplateFiles;
+  /** Atomically takes one use of a limited mock; false when it is used up. */
+  takeUse(mockId: string, limit: number): Promise<boolean>;
+}
+
 export interface EngineRequest {
   namespace: string;
   method: string;

@@ -12,7 +12,7 @@ import { requestIdFrom } from "@/server/http/request-meta";
 import { logger } from "@/server/lib/logger";
 import { observeRequest } from "@/server/observability/metrics";
 import { drainWebhooks } from "@/server/services/webhooks";
-import { stubRecorder } from "@/server/transport/stub-recorder";
+import { stubRecorder } from "@/server/serving/recorder";
 
 process.env.SERVICE_NAME ??= "web";
 const log = logger();

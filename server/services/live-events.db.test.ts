@@ -5,11 +5,11 @@ import * as events from "@/app/api/v1/events/route";
 import { MockInput } from "@/server/contracts/mock";
 import { actorFor, makeNamespace, makeUser, sessionCookie } from "@/server/testing/fixtures";
 import { useTestDatabase } from "@/server/testing/use-test-database";
-import { invalidateAll, stopListening } from "@/server/services/mock-index";
+import { invalidateAll, stopListening } from "@/server/serving/mock-index";
 import { resolveNamespace } from "@/server/services/namespace-access";
 import { saveMock } from "@/server/services/mocks";
 import { serveStub } from "@/server/transport/stub-core";
-import { stubRecorder } from "@/server/transport/stub-recorder";
+import { stubRecorder } from "@/server/serving/recorder";
 
 useTestDatabase();
 

@@ -13,7 +13,7 @@ import * as undefinedCreateMock from "@/app/api/v1/undefined-requests/[id]/creat
 import * as undefinedIgnore from "@/app/api/v1/undefined-requests/[id]/ignore/route";
 import * as undefinedList from "@/app/api/v1/undefined-requests/route";
 import { db } from "@/server/db/client";
-import { invalidateNamespace, stopListening } from "@/server/services/mock-index";
+import { invalidateNamespace, stopListening } from "@/server/serving/mock-index";
 import { MAX_CAPTURE_BYTES, recordRequestLogs, trimRequestLogs, TRUNCATED_KEY } from "@/server/services/request-logs";
 import { writeStore } from "@/server/services/stores";
 import { recordUndefinedRequests, signatureOf } from "@/server/services/undefined-requests";

@@ -2,9 +2,11 @@
 // to PostgreSQL at once (a later request, on any process, may read them) and
 // announce themselves on "stores_changed"; reads come from a per-process cache
 // of each namespace's entries, so templates never wait for the database.
+// The engine reaches them through server/serving/store-access.ts. They stay a
+// service (the store API and mock management write them too): services never
+// import server/serving.
 import { db, Prisma } from "@/server/db/client";
 import { listen, type Listener } from "@/server/db/notify";
-import type { StoreAccess } from "@/server/engine/types";
 
 export const STORES_CHANNEL = "stores_changed";
 /** The chain id under which the global store is kept. */
@@ -102,17 +104,4 @@ export async function deleteStoreKey(namespaceId: string, chainId: string, key: 
 export async function readStore(namespaceId: string, chainId: string): Promise<Record<string, unknown>> {
   const rows = await db().storeEntry.findMany({ where: { namespaceId, chainId }, orderBy: { key: "asc" }, select: { key: true, value: true } });
   return Object.fromEntries(rows.map((r) => [r.key, r.value]));
-}
-
-/**
- * The engine's view of one namespace's stores for one request: reads from the
- * loaded cache (await namespaceStores first), writes through to the database.
- */
-export function storeAccessFor(namespaceId: string, stores: NamespaceStores): StoreAccess {
-  return {
-    getGlobal: (_ns, key) => stores.get(GLOBAL)?.get(key),
-    getChain: (_ns, chainId, key) => stores.get(chainId)?.get(key),
-    setGlobal: (_ns, key, value) => writeStore(namespaceId, GLOBAL, key, value),
-    setChain: (_ns, chainId, key, value) => writeStore(namespaceId, chainId, key, value),
-  };
 }

@@ -1,6 +1,6 @@
 // Template files of a namespace: files that mocks read (valueFromFile, file
 // templates). The compiled mock index of a namespace carries its template
-// files (./mock-index.ts), so every change notifies "mocks_changed" and each
+// files (server/serving/mock-index.ts), so every change notifies "mocks_changed" and each
 // process rebuilds that namespace's index.
 import { TEMPLATE_MAX_BYTES, type SavedTemplate, type TemplateList, type TemplateView } from "@/server/contracts/file-endpoints";
 import { db } from "@/server/db/client";

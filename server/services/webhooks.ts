@@ -1,5 +1,6 @@
-// Sending a matched mock's webhooks (rendered by the engine). Asynchronous ones
-// (the default) start after the stub response has gone out, so a slow or failing
+// Sending a matched mock's webhooks (rendered by the engine, chosen by the
+// serving core: server/serving/matched-webhooks.ts). Asynchronous ones (the
+// default) start after the stub response has gone out, so a slow or failing
 // receiver never delays or changes it; `async: false` ones are awaited before
 // the answer, at most their `timeout`. Each delivery waits its `delay`, then
 // tries up to 1 + `retries` times with a per-attempt timeout, waiting
@@ -9,21 +10,16 @@
 // yet sent. Semantics in docs/decisions.md, "Proxy and webhooks".
 import http from "node:http";
 import https from "node:https";
-import { webhookTriggered, type RenderedWebhook } from "@/server/engine/engine";
+import type { RenderedWebhook } from "@/server/engine/engine";
 import { logger } from "@/server/lib/logger";
 import { assertAllowedTarget, BlockedTargetError, guardedAgent, lookupFor, privatePolicyFor, type PrivatePolicy } from "@/server/lib/ssrf";
 import { publishToRabbit } from "./webhook-rabbitmq";
 
+/** Whose webhooks these are, for the log. Which ones to send (`trigger`) is decided before: server/serving/matched-webhooks.ts. */
 export interface WebhookOrigin {
   namespace: string;
   mockId: string;
   requestId: string;
-  /**
-   * The status the stub answered with, when the engine could not know it (a
-   * proxy mock's upstream status): `trigger` is judged on it here. Without it
-   * the engine has already judged `trigger`.
-   */
-  status?: number;
 }
 
 export interface DispatcherOptions {
@@ -139,7 +135,6 @@ export class WebhookDispatcher {
   }
 
   private start(hook: RenderedWebhook, origin: WebhookOrigin): Promise<void> | undefined {
-    if (origin.status !== undefined && !webhookTriggered(hook.trigger, origin.status)) return undefined;
     if (this.inFlight.size >= this.opts.maxInFlight) {
       this.noteDropped(origin);
       return undefined;
@@ -228,14 +223,6 @@ export function fireWebhooks(hooks: RenderedWebhook[], origin: WebhookOrigin): v
 /** Delivers `async: false` webhooks before the stub answers (bounded by each one's timeout). */
 export function awaitWebhooks(hooks: RenderedWebhook[], origin: WebhookOrigin): Promise<void> {
   return hooks.length > 0 ? webhookDispatcher().awaitDeliveries(hooks, origin) : Promise.resolve();
-}
-
-/** The hooks the stub answer waits for, and those that start once it is sent. */
-export function splitWebhooks(hooks: RenderedWebhook[]): { before: RenderedWebhook[]; after: RenderedWebhook[] } {
-  const before: RenderedWebhook[] = [];
-  const after: RenderedWebhook[] = [];
-  for (const h of hooks) (h.async ? after : before).push(h);
-  return { before, after };
 }
 
 /** For shutdown: waits for the deliveries in flight (server.ts bounds the wait). */

@@ -6,11 +6,11 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll } from "vitest";
 import { MockInput } from "@/server/contracts/mock";
-import { invalidateAll, stopListening } from "@/server/services/mock-index";
+import { invalidateAll, stopListening } from "@/server/serving/mock-index";
 import { saveMock } from "@/server/services/mocks";
 import { resolveNamespace } from "@/server/services/namespace-access";
 import { handleStubRequest } from "@/server/transport/http-stub";
-import { stubRecorder } from "@/server/transport/stub-recorder";
+import { stubRecorder } from "@/server/serving/recorder";
 import { closeStubSockets, handleStubUpgrade } from "@/server/transport/ws-stub";
 import { actorFor, makeNamespace, makeUser } from "./fixtures";
 

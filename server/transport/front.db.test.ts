@@ -20,7 +20,7 @@ import * as unknownSwagger from "@/app/swagger/[...path]/route";
 import { MockInput } from "@/server/contracts/mock";
 import { db } from "@/server/db/client";
 import { resetEnvCache } from "@/server/env";
-import { invalidateAll, stopListening } from "@/server/services/mock-index";
+import { invalidateAll, stopListening } from "@/server/serving/mock-index";
 import { saveMock } from "@/server/services/mocks";
 import { resolveNamespace } from "@/server/services/namespace-access";
 import { actorFor, makeNamespace, makeToken, makeUser } from "@/server/testing/fixtures";
@@ -29,7 +29,7 @@ import { RawConnection, rawRequest } from "@/server/testing/raw-http";
 import { useTestDatabase } from "@/server/testing/use-test-database";
 import { createFrontServer } from "./front";
 import { createNextProxy, type NextProxy } from "./next-proxy";
-import { stubRecorder } from "./stub-recorder";
+import { stubRecorder } from "@/server/serving/recorder";
 import { closeStubSockets } from "./ws-stub";
 
 // Both read once per process: set before the first request.

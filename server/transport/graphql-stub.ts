@@ -4,19 +4,14 @@
 // GraphQL response. A request no GraphQL mock answers goes on to the HTTP
 // mocks when one of them fits the path; otherwise it is answered the GraphQL
 // way (errors[]) and captured as an undefined request (docs/decisions.md, "GraphQL").
-import type { MockDefinition } from "@/server/contracts/mock";
 import type { EngineResult } from "@/server/engine/engine";
 import type { NearMiss } from "@/server/engine/near-miss";
 import { analyseGraphql, asGraphqlError, fieldRequestBody, fieldValueOf, graphqlSelector, readGraphqlRequest, rootTypeName, type GraphqlRequest } from "@/server/engine/protocols/graphql";
 import type { EngineRequest, EngineResponse } from "@/server/engine/types";
-import { logger } from "@/server/lib/logger";
-import { fireWebhooks } from "@/server/services/webhooks";
+import { answered, recordMiss, serve, type Matched } from "@/server/serving/serve";
 import { httpCouldAnswer, servesPath } from "./route-presence";
-import type { StubAdapter } from "./stub-adapters";
-import { answer, recordHit, recordMiss, type StubContext, type StubOutput } from "./stub-context";
+import type { StubAdapter, StubContext, StubOutput } from "./stub-context";
 import { forwardToProxy } from "./stub-proxy";
-
-type Matched = Extract<EngineResult, { matched: true }>;
 
 function graphqlOutput(status: number, body: unknown, requestId: string, headers: Record<string, string | string[]> = {}): StubOutput {
   return { status, headers: { ...headers, "Content-Type": "application/json; charset=utf-8", "X-Request-Id": requestId }, body: JSON.stringify(body), delayMs: 0 };
@@ -29,9 +24,9 @@ function requestError(ctx: StubContext, status: number, message: string, code: s
 
 /** Looks up a field's own mock, then its operation's catch-all mock (graphql.field absent). */
 async function answerField(ctx: StubContext, req: EngineRequest, operation: Parameters<typeof graphqlSelector>[0]): Promise<EngineResult> {
-  const own = await answer(ctx, req, "graphql");
+  const own = await serve("graphql", ctx, req);
   if (own.matched) return own;
-  const any = await answer(ctx, { ...req, method: graphqlSelector(operation, undefined) }, "graphql");
+  const any = await serve("graphql", ctx, { ...req, method: graphqlSelector(operation, undefined) });
   return any.matched ? any : own;
 }
 
@@ -100,8 +95,8 @@ async function serveGraphql(ctx: StubContext): Promise<StubOutput | null> {
 }
 
 /** One response from the answered fields: the first status other than 200, merged headers, the longest delay, every webhook. */
-function composed(ctx: StubContext, method: string, request: GraphqlRequest, data: Record<string, unknown>, errors: Record<string, unknown>[], answered: Matched[]): StubOutput {
-  const responses: EngineResponse[] = answered.map((a) => a.response);
+async function composed(ctx: StubContext, method: string, request: GraphqlRequest, data: Record<string, unknown>, errors: Record<string, unknown>[], answeredFields: Matched[]): Promise<StubOutput> {
+  const responses: EngineResponse[] = answeredFields.map((a) => a.response);
   const status = responses.find((r) => r.status !== 200)?.status ?? 200;
   const headers: Record<string, string[]> = {};
   for (const r of responses) {
@@ -113,21 +108,15 @@ function composed(ctx: StubContext, method: string, request: GraphqlRequest, dat
   }
   const out = graphqlOutput(status, errors.length > 0 ? { errors, data } : { data }, ctx.requestId, headers);
   out.delayMs = Math.max(0, ...responses.map((r) => r.delayMs));
-  for (const a of answered) {
-    recordHit(ctx, a.mock, status, { method, body: request });
-    if (a.webhookErrors.length > 0) logger().warn({ requestId: ctx.requestId, namespace: ctx.namespace, mockId: a.mock.id, errors: a.webhookErrors }, "webhooks not rendered");
-  }
-  const hooks = answered.filter((a) => a.webhooks.length > 0);
-  if (hooks.length > 0) out.afterSend = () => hooks.forEach((a) => fireWebhooks(a.webhooks, { namespace: ctx.namespace, mockId: a.mock.id, requestId: ctx.requestId }));
+  // Every field's mock is judged on the one status the composed answer carries.
+  await Promise.all(answeredFields.map((a) => answered(ctx, a, status, out, { method, body: request })));
   return out;
 }
 
 async function proxied(ctx: StubContext, result: Matched, request: GraphqlRequest): Promise<StubOutput> {
-  const mock: MockDefinition = result.mock;
-  const out = await forwardToProxy({ proxy: result.proxy!, mock, method: ctx.input.method.toUpperCase(), path: ctx.path, search: ctx.search, headers: ctx.input.headers, body: ctx.bytes, requestId: ctx.requestId });
-  recordHit(ctx, mock, out.status, { method: ctx.input.method.toUpperCase(), body: request });
-  const afterSend = result.webhooks.length > 0 ? () => fireWebhooks(result.webhooks, { namespace: ctx.namespace, mockId: mock.id, requestId: ctx.requestId }) : undefined;
-  return { ...out, delayMs: result.response.delayMs, afterSend };
+  const method = ctx.input.method.toUpperCase();
+  const out = await forwardToProxy({ proxy: result.proxy!, mock: result.mock, method, path: ctx.path, search: ctx.search, headers: ctx.input.headers, body: ctx.bytes, requestId: ctx.requestId });
+  return answered(ctx, result, out.status, { ...out, delayMs: result.response.delayMs }, { method, body: request });
 }
 
 export const graphqlAdapter: StubAdapter = { protocol: "graphql", claims: isGraphqlCall, serve: serveGraphql };

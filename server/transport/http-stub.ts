@@ -2,21 +2,13 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { logger } from "@/server/lib/logger";
 import { observeStub } from "@/server/observability/metrics";
+import { headerLists } from "./header-lists";
 import { serveStubNow } from "./stub-core";
 import { collectStubBody, StubBodyTooLarge, stubBodyLimit } from "./stub-body";
 import type { StubOutput } from "./stub-context";
 
 export function isStubPath(pathname: string): boolean {
   return pathname === "/stubs" || pathname.startsWith("/stubs/");
-}
-
-function listsOf(headers: IncomingMessage["headers"]): Record<string, string[]> {
-  const out: Record<string, string[]> = {};
-  for (const k in headers) {
-    const v = headers[k];
-    if (v !== undefined) out[k] = typeof v === "string" ? [v] : v;
-  }
-  return out;
 }
 
 /**
@@ -29,7 +21,7 @@ function listsOf(headers: IncomingMessage["headers"]): Record<string, string[]> 
 export function handleStubRequest(req: IncomingMessage, res: ServerResponse, requestId: string, started?: number): void | Promise<void> {
   const method = req.method ?? "GET";
   const url = req.url ?? "/";
-  const headers = listsOf(req.headers);
+  const headers = headerLists(req.headers);
   const bodiless = (method === "GET" || method === "HEAD") && req.headers["content-length"] === undefined && req.headers["transfer-encoding"] === undefined;
   if (bodiless) {
     req.resume();

@@ -8,14 +8,14 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { MockInput } from "@/server/contracts/mock";
 import { db } from "@/server/db/client";
-import { invalidateAll, stopListening } from "@/server/services/mock-index";
+import { invalidateAll, stopListening } from "@/server/serving/mock-index";
 import { saveMock } from "@/server/services/mocks";
 import { createMockFromUndefinedRequest } from "@/server/services/undefined-requests";
 import { resolveNamespace } from "@/server/services/namespace-access";
 import { actorFor, makeNamespace, makeUser } from "@/server/testing/fixtures";
 import { useTestDatabase } from "@/server/testing/use-test-database";
 import { handleStubRequest } from "./http-stub";
-import { stubRecorder } from "./stub-recorder";
+import { stubRecorder } from "@/server/serving/recorder";
 
 useTestDatabase();
 

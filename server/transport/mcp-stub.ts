@@ -23,10 +23,9 @@ import {
   type McpServerCatalog,
 } from "@/server/engine/protocols/mcp";
 import { packageVersion } from "@/server/release";
-import { allAfterSend, webhooksAfterSend } from "./matched-webhooks";
+import { addAfterSend, answered, recordMiss, serve } from "@/server/serving/serve";
 import { httpCouldAnswer } from "./route-presence";
-import type { StubAdapter } from "./stub-adapters";
-import { answer, jsonOutput, recordHit, recordMiss, type StubContext, type StubOutput } from "./stub-context";
+import { jsonOutput, type StubAdapter, type StubContext, type StubOutput } from "./stub-context";
 
 /** Protocol versions this server speaks; an initialize asking for another gets the latest. */
 export const MCP_PROTOCOL_VERSIONS = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"];
@@ -153,7 +152,8 @@ async function post(ctx: StubContext, server: McpServerCatalog | undefined): Pro
   const sessionId = replies.find((r) => r.sessionId)?.sessionId;
   const out = rpcOutput(200, batch ? replies.map((r) => r.message) : replies[0].message, ctx, sessionId ? { "Mcp-Session-Id": sessionId } : {});
   out.delayMs = Math.max(...replies.map((r) => r.delayMs));
-  out.afterSend = allAfterSend(replies.map((r) => r.afterSend));
+  // Every answered call's webhooks start once the batch's answer is sent.
+  for (const r of replies) if (r.afterSend) addAfterSend(out, r.afterSend);
   return out;
 }
 
@@ -210,7 +210,7 @@ const KIND: Record<McpMockMethod, { label: string; list: "tools" | "prompts" | "
 /** A call that selects a mock: the engine with the arguments as the request body. */
 async function call(ctx: StubContext, server: McpServerCatalog | undefined, msg: JsonRpcMessage & { id: JsonRpcId }, method: McpMockMethod, name: string, args: Record<string, unknown>): Promise<Reply> {
   const { id } = msg;
-  const result = await answer(ctx, { namespace: ctx.namespace, method: mcpSelector(method, name), path: ctx.path, headers: ctx.input.headers, query: ctx.query, body: args, rawBody: JSON.stringify(args) }, "mcp");
+  const result = await serve("mcp", ctx, { namespace: ctx.namespace, method: mcpSelector(method, name), path: ctx.path, headers: ctx.input.headers, query: ctx.query, body: args, rawBody: JSON.stringify(args) });
   if (!result.matched) {
     recordMiss(ctx, { protocol: "mcp", method: "POST", path: `${ctx.path} ${method} ${name}`, body: msg.params });
     const { label, list } = KIND[method];
@@ -220,12 +220,13 @@ async function call(ctx: StubContext, server: McpServerCatalog | undefined, msg:
     return { message: rpcError(id, code, message, { namespace: ctx.namespace, nearest: result.nearest }), delayMs: 0 };
   }
   const { response, mock } = result;
-  recordHit(ctx, mock, 200, { method: "POST", body: msg });
   let value: unknown;
   if (method === "tools/call") value = toolResult(response.body, response.status >= 400 || response.mcpIsError === true);
   else if (method === "prompts/get") value = promptResult(response.body, mock.mcp?.description);
   else value = resourceResult(name, response.body, contentType(response.headers));
-  return { message: { jsonrpc: "2.0", id, result: value }, delayMs: response.delayMs, afterSend: webhooksAfterSend(ctx, result) };
+  // A call has no HTTP status of its own (the batch answers 200, as the log shows): `trigger` is judged on the mock's status.
+  const reply: Reply = { message: { jsonrpc: "2.0", id, result: value }, delayMs: response.delayMs };
+  return answered(ctx, result, 200, reply, { method: "POST", body: msg }, undefined, response.status);
 }
 
 function contentType(headers: Record<string, string[]>): string | undefined {

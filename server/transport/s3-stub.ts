@@ -13,7 +13,7 @@ import { looksLikeS3, mockedBuckets, s3BucketRoute, s3Operation, splitS3Path, ty
 import type { EngineResponse } from "@/server/engine/types";
 import { countS3Objects, deleteS3Objects, getS3Object, headS3Object, iterateS3Keys, putS3Object, s3Limits, S3LimitError, type S3ObjectMeta, type S3StoredObject } from "@/server/services/s3-objects";
 import { createHash } from "node:crypto";
-import { webhooksAfterSend } from "./matched-webhooks";
+import { answered, recordMiss, serve } from "@/server/serving/serve";
 import {
   AwsChunkedError,
   collectListing,
@@ -31,8 +31,7 @@ import {
   type S3ErrorInfo,
 } from "./s3-wire";
 import { httpCouldAnswer } from "./route-presence";
-import type { StubAdapter } from "./stub-adapters";
-import { answer, engineOutput, recordHit, recordMiss, type StubContext, type StubOutput } from "./stub-context";
+import { engineOutput, type StubAdapter, type StubContext, type StubOutput } from "./stub-context";
 
 /** S3's content type for objects stored without one. */
 const DEFAULT_CONTENT_TYPE = "binary/octet-stream";
@@ -141,7 +140,7 @@ async function serveBucket(ctx: StubContext, bucket: string, key: string): Promi
     view.prefix = ctx.query.prefix?.[0] ?? "";
   }
 
-  const result = await answer(ctx, { namespace: ctx.namespace, method: operation, path: s3BucketRoute(bucket), headers: ctx.input.headers, query: ctx.query, body: view }, "s3");
+  const result = await serve("s3", ctx, { namespace: ctx.namespace, method: operation, path: s3BucketRoute(bucket), headers: ctx.input.headers, query: ctx.query, body: view });
   if (!result.matched) {
     recordMiss(ctx, { protocol: "s3", method, body: view });
     return fail({ status: 404, code: "NoSuchBucket", message: `No s3 mock of bucket '${bucket}' answers ${operation}${key ? ` of '${key}'` : ""} (conditions, ttl or useLimiter)` });
@@ -152,9 +151,7 @@ async function serveBucket(ctx: StubContext, bucket: string, key: string): Promi
   else out = await perform(ctx, { operation, method, bucket, key, upload, response, fail });
   for (const name in response.headers) if (!OBJECT_HEADERS.has(name.toLowerCase())) out.headers[name] = response.headers[name].map((v) => v.replace(/[\r\n]+/g, " "));
   out.delayMs = response.delayMs;
-  out.afterSend = webhooksAfterSend(ctx, result);
-  recordHit(ctx, result.mock, out.status, { method, body: view });
-  return out;
+  return answered(ctx, result, out.status, out, { method, body: view });
 }
 
 /** A mock whose status is an error answers every operation it matches with it (a string payload as is, else an S3 error document). */

@@ -6,11 +6,11 @@ import { XMLParser } from "fast-xml-parser";
 import * as soap from "soap";
 import { describe, expect, it } from "vitest";
 import { db } from "@/server/db/client";
-import { invalidateAll } from "@/server/services/mock-index";
+import { invalidateAll } from "@/server/serving/mock-index";
 import { createMockFromUndefinedRequest } from "@/server/services/undefined-requests";
 import { useStubServer } from "@/server/testing/stub-server";
 import { useTestDatabase } from "@/server/testing/use-test-database";
-import { stubRecorder } from "./stub-recorder";
+import { stubRecorder } from "@/server/serving/recorder";
 
 useTestDatabase();
 

@@ -8,11 +8,9 @@ import type { EngineResult } from "@/server/engine/engine";
 import type { NearMiss } from "@/server/engine/near-miss";
 import { faultEnvelope, looksLikeEnvelope, parseSoapEnvelope, SOAP_ACTION_HEADER, soapContentType, soapPayloadText, soapSignals, xmlEscape, type SoapVersion } from "@/server/engine/protocols/soap";
 import type { EngineRequest } from "@/server/engine/types";
-import { logger } from "@/server/lib/logger";
-import { fireWebhooks } from "@/server/services/webhooks";
+import { answered, recordMiss, serve } from "@/server/serving/serve";
 import { httpCouldAnswer, servesPath } from "./route-presence";
-import type { StubAdapter } from "./stub-adapters";
-import { answer, engineOutput, recordHit, recordMiss, type StubContext, type StubOutput } from "./stub-context";
+import { engineOutput, type StubAdapter, type StubContext, type StubOutput } from "./stub-context";
 import { forwardToProxy } from "./stub-proxy";
 
 function fault(ctx: StubContext, version: SoapVersion, status: number, side: "Client" | "Server", message: string, code: string, nearest: NearMiss[] = []): StubOutput {
@@ -45,7 +43,7 @@ async function serveSoap(ctx: StubContext): Promise<StubOutput | null> {
   if (signals.action !== undefined) headers[SOAP_ACTION_HEADER] = [signals.action];
   else delete headers[SOAP_ACTION_HEADER];
   const req: EngineRequest = { namespace: ctx.namespace, method: call.operation, path: ctx.path, headers, query: ctx.query, body: call.body, rawBody: ctx.text };
-  const result: EngineResult = served ? await answer(ctx, req, "soap") : { matched: false, nearest: [] };
+  const result: EngineResult = served ? await serve("soap", ctx, req) : { matched: false, nearest: [] };
 
   if (!result.matched) {
     if (httpCouldAnswer(ctx)) return null;
@@ -54,13 +52,11 @@ async function serveSoap(ctx: StubContext): Promise<StubOutput | null> {
     return fault(ctx, call.version, 500, "Server", `No mock matches SOAP operation '${call.operation}'${action} at ${ctx.path} in namespace '${ctx.namespace}'`, "not_found", result.nearest);
   }
 
-  const { mock, response } = result;
-  const afterSend = result.webhooks.length > 0 ? () => fireWebhooks(result.webhooks, { namespace: ctx.namespace, mockId: mock.id, requestId: ctx.requestId }) : undefined;
-  if (result.webhookErrors.length > 0) logger().warn({ requestId: ctx.requestId, namespace: ctx.namespace, mockId: mock.id, errors: result.webhookErrors }, "webhooks not rendered");
+  const { response } = result;
+  const logged = { method: "POST", body: ctx.text };
   if (result.proxy) {
-    const out = await forwardToProxy({ proxy: result.proxy, mock, method: "POST", path: ctx.path, search: ctx.search, headers: ctx.input.headers, body: ctx.bytes, requestId: ctx.requestId });
-    recordHit(ctx, mock, out.status, { method: "POST", body: ctx.text });
-    return { ...out, delayMs: response.delayMs, afterSend };
+    const out = await forwardToProxy({ proxy: result.proxy, mock: result.mock, method: "POST", path: ctx.path, search: ctx.search, headers: ctx.input.headers, body: ctx.bytes, requestId: ctx.requestId });
+    return answered(ctx, result, out.status, { ...out, delayMs: response.delayMs }, logged);
   }
   if (response.soapFault) {
     // The mock's own fault, in the caller's SOAP version; the mock's headers still apply, its type does not.
@@ -68,14 +64,10 @@ async function serveSoap(ctx: StubContext): Promise<StubOutput | null> {
     const out = engineOutput({ ...response, status: fault.status, body: fault.envelopes[call.version], wire: undefined }, ctx.requestId);
     for (const name in out.headers) if (name.toLowerCase() === "content-type") delete out.headers[name];
     out.headers["Content-Type"] = soapContentType(call.version);
-    recordHit(ctx, mock, fault.status, { method: "POST", body: ctx.text });
-    out.afterSend = afterSend;
-    return out;
+    return answered(ctx, result, fault.status, out, logged);
   }
   const out = engineOutput({ ...response, body: soapPayloadText(response.body, call.version) }, ctx.requestId, soapContentType(call.version));
-  recordHit(ctx, mock, response.status, { method: "POST", body: ctx.text });
-  out.afterSend = afterSend;
-  return out;
+  return answered(ctx, result, response.status, out, logged);
 }
 
 export const soapAdapter: StubAdapter = { protocol: "soap", claims: isSoapCall, serve: serveSoap };

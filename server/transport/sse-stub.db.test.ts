@@ -3,7 +3,7 @@
 import { EventSource } from "eventsource";
 import { describe, expect, it } from "vitest";
 import { db } from "@/server/db/client";
-import { invalidateAll } from "@/server/services/mock-index";
+import { invalidateAll } from "@/server/serving/mock-index";
 import { createMockFromUndefinedRequest } from "@/server/services/undefined-requests";
 import { GLOBAL, writeStore } from "@/server/services/stores";
 import { saveTemplate } from "@/server/services/templates";
@@ -11,7 +11,7 @@ import { useStubServer } from "@/server/testing/stub-server";
 import { useTestDatabase } from "@/server/testing/use-test-database";
 import { serveStub } from "./stub-core";
 import type { StubStreamSink } from "./stub-context";
-import { stubRecorder } from "./stub-recorder";
+import { stubRecorder } from "@/server/serving/recorder";
 
 useTestDatabase();
 

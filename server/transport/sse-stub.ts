@@ -10,9 +10,8 @@ import { SSE_CHAIN_DEFAULTS } from "@/server/contracts/mock";
 import { formatSseEvent, isSseRequest, queryObject, SSE_HEARTBEAT } from "@/server/engine/protocols/sse";
 import type { ChainControls, EngineRequest, EngineResponse, RenderedEvent } from "@/server/engine/types";
 import { logger } from "@/server/lib/logger";
-import { fireWebhooks } from "@/server/services/webhooks";
-import type { StubAdapter } from "./stub-adapters";
-import { answer, engineOutput, recordHit, type StubContext, type StubOutput, type StubStreamSink } from "./stub-context";
+import { answered, serve } from "@/server/serving/serve";
+import { engineOutput, type StubAdapter, type StubContext, type StubOutput, type StubStreamSink } from "./stub-context";
 
 export const sseAdapter: StubAdapter = {
   protocol: "sse",
@@ -33,20 +32,16 @@ async function serveSse(ctx: StubContext): Promise<StubOutput | null> {
     body: queryObject(ctx.query),
     rawBody: ctx.text,
   };
-  const result = await answer(ctx, req, "sse");
+  const result = await serve("sse", ctx, req);
   if (!result.matched) {
     ctx.missAs = { protocol: "sse", nearest: result.nearest };
     return null;
   }
   const { mock, response } = result;
-  const afterSend = result.webhooks.length > 0 ? () => fireWebhooks(result.webhooks, { namespace: ctx.namespace, mockId: mock.id, requestId: ctx.requestId }) : undefined;
-  if (result.webhookErrors.length > 0) logger().warn({ requestId: ctx.requestId, namespace: ctx.namespace, mockId: mock.id, errors: result.webhookErrors }, "webhooks not rendered");
-  recordHit(ctx, mock, response.status, req);
   // Another status (a 503 to test reconnection, a 204 that tells the client to stop) is a plain answer.
-  if (response.status !== 200) return { ...engineOutput(response, ctx.requestId), afterSend };
-  const out = streamOutput(response, mock.sse?.eventName, ctx.requestId, { requestId: ctx.requestId, namespace: ctx.namespace, mockId: mock.id });
-  out.afterSend = afterSend;
-  return out;
+  const out = response.status !== 200 ? engineOutput(response, ctx.requestId) : streamOutput(response, mock.sse?.eventName, ctx.requestId, { requestId: ctx.requestId, namespace: ctx.namespace, mockId: mock.id });
+  // A stream's afterSend runs when it ends.
+  return answered(ctx, result, response.status, out, req);
 }
 
 /** A chain without controls (or a payload as the one event): one pass, no heartbeat. */

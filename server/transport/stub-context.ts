@@ -1,17 +1,13 @@
 // What every protocol adapter of the stub path shares: the request as
-// received, the namespace's compiled mocks and stores, the engine's
-// dependencies, and the bookkeeping calls. Adapters (HTTP, GraphQL, SOAP,
-// SSE, MCP, S3, WebSocket) build their EngineRequest from this and use the
-// same engine, so no protocol has its own matching, templating or logging.
-import { handle, type EngineDeps, type EngineResult } from "@/server/engine/engine";
+// received within its serving scope (server/serving/scope.ts: the namespace's
+// compiled mocks, the engine's dependencies), and the answer's shape.
+// Adapters (HTTP, GraphQL, SOAP, SSE, MCP, S3, WebSocket) build their
+// EngineRequest from this and call the serving core, so no protocol has its
+// own matching, templating, logging or webhook dispatch.
 import type { NearMiss } from "@/server/engine/near-miss";
 import type { ServedProtocol } from "@/server/engine/protocols";
-import type { EngineRequest, EngineResponse } from "@/server/engine/types";
-import type { MockDefinition } from "@/server/contracts/mock";
-import type { NamespaceIndex } from "@/server/services/mock-index";
-import { storeAccessFor, type NamespaceStores } from "@/server/services/stores";
-import { takeUse } from "@/server/services/use-limiter";
-import { stubRecorder } from "./stub-recorder";
+import type { EngineResponse } from "@/server/engine/types";
+import type { ServingScope } from "@/server/serving/scope";
 
 export interface StubInput {
   method: string;
@@ -43,19 +39,8 @@ export interface StubOutput {
   stream?: (sink: StubStreamSink) => Promise<void>;
 }
 
-export interface StubContext {
+export interface StubContext extends ServingScope {
   input: StubInput;
-  namespace: string;
-  /** Path after /stubs/<namespace>, starting with "/". */
-  path: string;
-  /** The query string with its "?", or "". */
-  search: string;
-  query: Record<string, string[]>;
-  requestId: string;
-  /** performance.now() when the request arrived. */
-  started: number;
-  index: NamespaceIndex;
-  deps: EngineDeps;
   /** The body as text (UTF-8). */
   text: string;
   /** The body's bytes. */
@@ -68,33 +53,17 @@ export interface StubContext {
   missAs?: { protocol: ServedProtocol; nearest: NearMiss[] };
 }
 
-const clock = { now: () => Date.now() };
-const random = { next: () => Math.random(), unseeded: true };
-
-const depsCache = new WeakMap<NamespaceIndex, { stores: NamespaceStores; deps: EngineDeps }>();
-
-/** The engine's dependencies for a namespace; made once per (index, stores) pair, not per request. */
-export function engineDeps(index: NamespaceIndex, stores: NamespaceStores): EngineDeps {
-  const cached = depsCache.get(index);
-  if (cached && cached.stores === stores) return cached.deps;
-  const deps = makeDeps(index, stores);
-  depsCache.set(index, { stores, deps });
-  return deps;
-}
-
-function makeDeps(index: NamespaceIndex, stores: NamespaceStores): EngineDeps {
-  return {
-    clock,
-    random,
-    stores: storeAccessFor(index.namespaceId, stores),
-    files: index.files,
-    takeUse: (mockId, limit) => takeUse(index.namespaceId, mockId, limit),
-  };
-}
-
-/** Runs the engine over one protocol's mocks of the namespace (synchronous for most mocks; await it). */
-export function answer(ctx: StubContext, req: EngineRequest, protocol: ServedProtocol = "http"): EngineResult | Promise<EngineResult> {
-  return handle(ctx.index, req, ctx.deps, protocol);
+/** A protocol adapter tried before a stub request is served as plain HTTP (the list is ./stub-adapters.ts). */
+export interface StubAdapter {
+  protocol: ServedProtocol;
+  /** Try this adapter even when the namespace has no mocks of its protocol (e.g. to capture an undefined call). */
+  always?: boolean;
+  /**
+   * A cheap, synchronous first look: false means "not mine" without calling
+   * serve. Plain HTTP traffic then passes every adapter without a promise.
+   */
+  claims?(ctx: StubContext): boolean;
+  serve(ctx: StubContext): Promise<StubOutput | null>;
 }
 
 export function jsonOutput(status: number, body: unknown, requestId: string): StubOutput {
@@ -118,41 +87,6 @@ export function engineOutput(response: EngineResponse, requestId: string, defaul
   }
   if (body.length > 0 && !hasType) headers["Content-Type"] = isText ? defaultTextType : "application/json";
   return { status: response.status, headers, body, delayMs: response.delayMs };
-}
-
-/** Logs a hit (request log, use counter, live event) unless the mock is transient. */
-export function recordHit(ctx: StubContext, mock: MockDefinition, status: number, req: { method: string; url?: string; headers?: Record<string, string[]>; query?: Record<string, string[]>; body: unknown }, response?: { headers?: unknown; body?: unknown }) {
-  if (mock.transient) return;
-  stubRecorder().hit({
-    namespaceId: ctx.index.namespaceId,
-    namespace: ctx.namespace,
-    mockId: mock.id,
-    countUse: mock.useLimiter === 0,
-    calledAt: Date.now(),
-    method: req.method,
-    url: req.url ?? ctx.path + ctx.search,
-    headers: req.headers ?? ctx.input.headers,
-    query: req.query ?? ctx.query,
-    body: req.body,
-    status,
-    durationMs: performance.now() - ctx.started,
-    // A reference, not a copy: the recorder bounds it only for the records it keeps.
-    response: response && { status, headers: response.headers, body: response.body },
-  });
-}
-
-/** Captures an undefined request. `path` may carry protocol detail (e.g. "/graphql query users"). */
-export function recordMiss(ctx: StubContext, miss: { protocol: ServedProtocol; method: string; path?: string; body: unknown }) {
-  stubRecorder().miss({
-    namespaceId: ctx.index.namespaceId,
-    namespace: ctx.namespace,
-    protocol: miss.protocol,
-    method: miss.method,
-    path: miss.path ?? ctx.path,
-    query: ctx.query,
-    headers: ctx.input.headers,
-    body: miss.body,
-  });
 }
 
 /** The 404 of an unmatched stub call: the error envelope with the nearest mocks in details. */

@@ -4,10 +4,10 @@ import { MockInput } from "@/server/contracts/mock";
 import { actorFor, makeNamespace, makeUser } from "@/server/testing/fixtures";
 import { useTestDatabase } from "@/server/testing/use-test-database";
 import { resolveNamespace } from "@/server/services/namespace-access";
-import { invalidateAll, stopListening } from "@/server/services/mock-index";
+import { invalidateAll, stopListening } from "@/server/serving/mock-index";
 import { saveMock } from "@/server/services/mocks";
 import { serveStub } from "./stub-core";
-import { stubRecorder } from "./stub-recorder";
+import { stubRecorder } from "@/server/serving/recorder";
 
 useTestDatabase();
 

@@ -1,16 +1,19 @@
-// Serving one stub request, independent of the server that received it (the
-// node:http fast path in server.ts, or the Next.js route handler): find the
-// namespace's compiled mocks, let a protocol adapter claim the request
-// (./stub-adapters), or serve it as HTTP.
+// Serving one stub request over HTTP, independent of the server that received
+// it (the node:http fast path in server.ts, or the Next.js route handler):
+// find the namespace's compiled mocks (server/serving), let a protocol adapter
+// claim the request (./stub-adapters), or serve it as HTTP through the
+// serving core.
 import type { EngineResult } from "@/server/engine/engine";
+import { isMockError } from "@/server/engine/mock-error";
 import type { EngineRequest } from "@/server/engine/types";
 import { logger } from "@/server/lib/logger";
-import { namespaceMocks, namespaceMocksNow, type NamespaceIndex } from "@/server/services/mock-index";
+import { engineDeps } from "@/server/serving/engine-deps";
+import { namespaceMocks, namespaceMocksNow, type NamespaceIndex } from "@/server/serving/mock-index";
+import { answered, recordMiss, serve } from "@/server/serving/serve";
 import { namespaceStores, namespaceStoresNow, type NamespaceStores } from "@/server/services/stores";
-import { awaitWebhooks, fireWebhooks, splitWebhooks } from "@/server/services/webhooks";
 import { STUB_ADAPTERS } from "./stub-adapters";
 import { parseStubBody } from "./stub-body";
-import { answer, engineDeps, engineOutput, jsonOutput, notFound, recordHit, recordMiss, type StubContext, type StubInput, type StubOutput } from "./stub-context";
+import { engineOutput, jsonOutput, notFound, type StubContext, type StubInput, type StubOutput } from "./stub-context";
 import { forwardToProxy } from "./stub-proxy";
 
 export type { StubInput, StubOutput } from "./stub-context";
@@ -75,10 +78,9 @@ async function serveCold(input: StubInput, started: number, namespace: string, p
 
 function failure(err: unknown, requestId: string, namespace: string, path: string): StubOutput {
   // A broken mock (missing template file, oversized template) is the mock's error, reported as such.
-  const name = err instanceof Error ? err.constructor.name : "";
-  const known = name === "TemplateFileMissingError" || name === "TemplateError";
+  const known = isMockError(err);
   if (!known) logger().error({ err, requestId, namespace, path }, "stub request failed");
-  return jsonOutput(500, { error: known ? (err as Error).message : "Internal server error", code: known ? "mock_error" : "internal", request_id: requestId }, requestId);
+  return jsonOutput(500, { error: known ? err.message : "Internal server error", code: known ? "mock_error" : "internal", request_id: requestId }, requestId);
 }
 
 function serveIn(input: StubInput, started: number, namespace: string, path: string, search: string, index: NamespaceIndex, stores: NamespaceStores): StubOutput | Promise<StubOutput> {
@@ -89,6 +91,7 @@ function serveIn(input: StubInput, started: number, namespace: string, path: str
     path,
     search,
     query: queryOf(search),
+    headers: input.headers,
     requestId: input.requestId,
     started,
     index,
@@ -128,36 +131,26 @@ function serveHttp(ctx: StubContext): StubOutput | Promise<StubOutput> {
     body: parseStubBody(ctx.text, input.headers["content-type"]?.[0]),
     rawBody: ctx.text,
   };
-  const result = answer(ctx, req);
+  const result = serve("http", ctx, req);
   return result instanceof Promise ? result.then((r) => httpAnswer(ctx, req, r)) : httpAnswer(ctx, req, result);
 }
 
 function httpAnswer(ctx: StubContext, req: EngineRequest, result: EngineResult): StubOutput | Promise<StubOutput> {
-  const { input, requestId, path, namespace } = ctx;
+  const { input } = ctx;
   if (!result.matched) {
     const as = ctx.missAs;
     recordMiss(ctx, { protocol: as?.protocol ?? "http", method: req.method, body: req.body });
     return notFound(ctx, req.method, as ? [...as.nearest, ...result.nearest].sort((a, b) => a.distance - b.distance).slice(0, 3) : result.nearest);
   }
-  const { response, mock } = result;
-  // `async: false` webhooks are delivered before the answer (bounded by their timeout), the rest after it.
-  const { before, after } = splitWebhooks(result.webhooks);
-  const origin = { namespace, mockId: mock.id, requestId };
-  const afterSend = (status?: number) => (after.length > 0 ? () => fireWebhooks(after, { ...origin, status }) : undefined);
-  if (result.webhookErrors.length > 0) logger().warn({ requestId, namespace, mockId: mock.id, errors: result.webhookErrors }, "webhooks not rendered");
+  const { response } = result;
   if (result.proxy) {
-    return forwardToProxy({ proxy: result.proxy, mock, method: req.method, path, search: ctx.search, headers: input.headers, body: ctx.bytes, requestId }).then(async (out) => {
-      recordHit(ctx, mock, out.status, req, { headers: out.headers, body: proxiedBodyForLog(out.body) });
-      // The upstream's status decides a proxy mock's webhook triggers.
-      await awaitWebhooks(before, { ...origin, status: out.status });
-      // response.delay still applies: a proxy mock can add latency to the real service.
-      return { ...out, delayMs: response.delayMs, afterSend: afterSend(out.status) };
-    });
+    const proxy = result.proxy;
+    return forwardToProxy({ proxy, mock: result.mock, method: req.method, path: ctx.path, search: ctx.search, headers: input.headers, body: ctx.bytes, requestId: ctx.requestId }).then((out) =>
+      // The upstream's status decides a proxy mock's webhook triggers; response.delay still applies (latency added to the real service).
+      answered(ctx, result, out.status, { ...out, delayMs: response.delayMs }, req, { headers: out.headers, body: proxiedBodyForLog(out.body) }),
+    );
   }
-  const out = engineOutput(response, requestId);
-  recordHit(ctx, mock, response.status, req, { headers: response.headers, body: response.body });
-  out.afterSend = afterSend();
-  return before.length > 0 ? awaitWebhooks(before, origin).then(() => out) : out;
+  return answered(ctx, result, response.status, engineOutput(response, ctx.requestId), req, { headers: response.headers, body: response.body });
 }
 
 /** A proxied answer's bytes as the log keeps them: text when it is UTF-8, a note otherwise. */

@@ -12,12 +12,12 @@ import { logger } from "@/server/lib/logger";
 import { actorFor, makeNamespace, makeUser } from "@/server/testing/fixtures";
 import { useTestDatabase } from "@/server/testing/use-test-database";
 import { resolveNamespace } from "@/server/services/namespace-access";
-import { invalidateAll, stopListening } from "@/server/services/mock-index";
+import { invalidateAll, stopListening } from "@/server/serving/mock-index";
 import { saveMock } from "@/server/services/mocks";
 import { drainWebhooks, webhookDispatcher } from "@/server/services/webhooks";
 import { handleStubRequest } from "./http-stub";
 import { MAX_PROXY_HOPS, VIA_NAME } from "./stub-proxy";
-import { stubRecorder } from "./stub-recorder";
+import { stubRecorder } from "@/server/serving/recorder";
 
 useTestDatabase();
 

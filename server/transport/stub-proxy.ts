@@ -10,7 +10,7 @@ import { compileRoute, joinRoute } from "@/server/engine/route";
 import { PEER_HEADER, trustsProxy } from "@/server/http/request-meta";
 import { logger } from "@/server/lib/logger";
 import { assertAllowedTarget, BlockedTargetError, guardedAgent, safeLookup } from "@/server/lib/ssrf";
-import type { StubOutput } from "./stub-core";
+import type { StubOutput } from "./stub-context";
 
 export const PROXY_DEFAULT_TIMEOUT_MS = 30_000;
 /** Upstream bodies are buffered (StubOutput is one value); this bounds the memory one request can take. */

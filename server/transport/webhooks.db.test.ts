@@ -10,12 +10,12 @@ import * as mocksRoute from "@/app/api/v1/mocks/route";
 import { db } from "@/server/db/client";
 import { PEER_HEADER } from "@/server/http/request-meta";
 import { logger } from "@/server/lib/logger";
-import { invalidateAll, stopListening } from "@/server/services/mock-index";
+import { invalidateAll, stopListening } from "@/server/serving/mock-index";
 import { drainWebhooks, webhookDispatcher } from "@/server/services/webhooks";
 import { call, makeNamespace, makeUser, sessionCookie } from "@/server/testing/fixtures";
 import { useTestDatabase } from "@/server/testing/use-test-database";
 import { handleStubRequest } from "./http-stub";
-import { stubRecorder } from "./stub-recorder";
+import { stubRecorder } from "@/server/serving/recorder";
 
 useTestDatabase();
 

@@ -7,11 +7,11 @@ import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { db } from "@/server/db/client";
-import { invalidateAll } from "@/server/services/mock-index";
+import { invalidateAll } from "@/server/serving/mock-index";
 import { createMockFromUndefinedRequest } from "@/server/services/undefined-requests";
 import { useStubServer } from "@/server/testing/stub-server";
 import { useTestDatabase } from "@/server/testing/use-test-database";
-import { stubRecorder } from "./stub-recorder";
+import { stubRecorder } from "@/server/serving/recorder";
 import { closeStubSockets, SOCKET_LIMITS, sweepStubSockets } from "./ws-stub";
 
 useTestDatabase();

@@ -11,16 +11,17 @@ import { STATUS_CODES, type IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
 import { setTimeout as sleep } from "node:timers/promises";
 import { WebSocketServer, type RawData, type WebSocket } from "ws";
+import { isMockError } from "@/server/engine/mock-error";
 import { parseSocketMessage, socketReply } from "@/server/engine/protocols/socket";
 import type { EngineRequest } from "@/server/engine/types";
 import { requestIdFrom } from "@/server/http/request-meta";
 import { logger } from "@/server/lib/logger";
-import { namespaceMocks, namespaceMocksNow, type NamespaceIndex } from "@/server/services/mock-index";
-import { namespaceStores, namespaceStoresNow } from "@/server/services/stores";
-import { fireWebhooks } from "@/server/services/webhooks";
+import { engineDepsFor } from "@/server/serving/engine-deps";
+import { namespaceMocks, namespaceMocksNow, type NamespaceIndex } from "@/server/serving/mock-index";
+import { answered, recordMiss, serve, type AfterSend, type ServingScope } from "@/server/serving/serve";
+import { headerLists } from "./header-lists";
 import { isStubPath } from "./http-stub";
 import { servesPath } from "./route-presence";
-import { answer, engineDeps, recordHit, recordMiss, type StubContext } from "./stub-context";
 import { queryOf, splitStubUrl } from "./stub-core";
 
 export const SOCKET_LIMITS = {
@@ -34,14 +35,9 @@ export const SOCKET_LIMITS = {
   pingIntervalMs: 30_000,
 };
 
-interface Connection {
+/** A connection's place in the serving core; each message adds its own request id and engine dependencies. */
+interface Connection extends Pick<ServingScope, "namespace" | "path" | "search" | "query" | "headers" | "requestId"> {
   ws: WebSocket;
-  namespace: string;
-  path: string;
-  search: string;
-  query: Record<string, string[]>;
-  headers: Record<string, string[]>;
-  requestId: string;
   seq: number;
   pending: number;
   /** Messages are answered one after another, in the order they came. */
@@ -67,15 +63,6 @@ function wss(): WebSocketServer {
     handleProtocols: (protocols) => protocols.values().next().value ?? false,
   });
   return server;
-}
-
-function listsOf(headers: IncomingMessage["headers"]): Record<string, string[]> {
-  const out: Record<string, string[]> = {};
-  for (const k in headers) {
-    const v = headers[k];
-    if (v !== undefined) out[k] = typeof v === "string" ? [v] : v;
-  }
-  return out;
 }
 
 /**
@@ -112,7 +99,7 @@ async function upgrade(req: IncomingMessage, socket: Duplex, head: Buffer, reque
     path,
     search,
     query: queryOf(search),
-    headers: listsOf(req.headers),
+    headers: headerLists(req.headers),
     requestId,
     seq: 0,
     pending: 0,
@@ -121,8 +108,7 @@ async function upgrade(req: IncomingMessage, socket: Duplex, head: Buffer, reque
     alive: true,
   };
   if (!servesPath(index.indexes.socket, path)) {
-    const ctx = await contextFor(conn, index, "", requestId);
-    recordMiss(ctx, { protocol: "socket", method: "CONNECT", body: null });
+    recordMiss(await scopeFor(conn, index, requestId), { protocol: "socket", method: "CONNECT", body: null });
     const body = { error: `No WebSocket mock at ${path} in namespace '${namespace}'`, code: "not_found", request_id: requestId, details: { namespace, path } };
     return refuse(socket, 404, body, requestId);
   }
@@ -185,20 +171,17 @@ function send(conn: Connection, frame: string) {
   if (conn.ws.readyState === conn.ws.OPEN) conn.ws.send(frame);
 }
 
-async function contextFor(conn: Omit<Connection, "ws">, index: NamespaceIndex, text: string, requestId: string): Promise<StubContext> {
-  const stores = namespaceStoresNow(index.namespaceId) ?? (await namespaceStores(index.namespaceId));
+async function scopeFor(conn: Omit<Connection, "ws">, index: NamespaceIndex, requestId: string): Promise<ServingScope> {
   return {
-    input: { method: "GET", url: `/stubs/${conn.namespace}${conn.path}${conn.search}`, headers: conn.headers, rawBody: text, requestId },
     namespace: conn.namespace,
+    index,
+    deps: await engineDepsFor(index),
+    requestId,
+    started: performance.now(),
     path: conn.path,
     search: conn.search,
     query: conn.query,
-    requestId,
-    started: performance.now(),
-    index,
-    deps: engineDeps(index, stores),
-    text,
-    bytes: Buffer.from(text, "utf8"),
+    headers: conn.headers,
   };
 }
 
@@ -212,22 +195,21 @@ async function onMessage(conn: Connection, text: string): Promise<{ delivery: Pr
     send(conn, JSON.stringify({ error: `Namespace '${conn.namespace}' does not exist`, code: "not_found", request_id: requestId }));
     return;
   }
-  const ctx = await contextFor(conn, index, text, requestId);
+  const scope = await scopeFor(conn, index, requestId);
   const message = parseSocketMessage(text);
   const req: EngineRequest = { namespace: conn.namespace, method: message.event, path: conn.path, headers: conn.headers, query: conn.query, body: message.body, rawBody: text };
   let result;
   try {
-    result = await answer(ctx, req, "socket");
+    result = await serve("socket", scope, req);
   } catch (err) {
     // A broken mock (missing template file, oversized template) is reported on the socket, which stays open.
-    const name = err instanceof Error ? err.constructor.name : "";
-    if (name !== "TemplateFileMissingError" && name !== "TemplateError") throw err;
-    send(conn, JSON.stringify({ error: (err as Error).message, code: "mock_error", request_id: requestId }));
+    if (!isMockError(err)) throw err;
+    send(conn, JSON.stringify({ error: err.message, code: "mock_error", request_id: requestId }));
     return;
   }
   if (!result.matched) {
     // Captured as "MESSAGE <path> <event>": the method column is upper-cased, event names are not.
-    recordMiss(ctx, { protocol: "socket", method: "MESSAGE", path: `${conn.path} ${message.event}`, body: message.body });
+    recordMiss(scope, { protocol: "socket", method: "MESSAGE", path: `${conn.path} ${message.event}`, body: message.body });
     send(
       conn,
       JSON.stringify({
@@ -239,15 +221,15 @@ async function onMessage(conn: Connection, text: string): Promise<{ delivery: Pr
     );
     return;
   }
-  const { mock, response } = result;
-  recordHit(ctx, mock, 200, { method: message.event, body: message.body });
-  if (result.webhookErrors.length > 0) logger().warn({ requestId, namespace: conn.namespace, mockId: mock.id, errors: result.webhookErrors }, "webhooks not rendered");
-  const webhooks = result.webhooks;
+  const { response } = result;
+  // A message has no status of its own: the log shows 200, and `trigger` is judged on the mock's status.
+  const hooks: AfterSend = {};
+  await answered(scope, result, 200, hooks, { method: message.event, body: message.body }, undefined, response.status);
   const reply = socketReply(response.body);
   const events = response.events ?? [];
   if (response.delayMs === 0 && events.length === 0) {
     if (reply !== undefined) send(conn, reply);
-    if (webhooks.length > 0) fireWebhooks(webhooks, { namespace: conn.namespace, mockId: mock.id, requestId });
+    hooks.afterSend?.();
     return;
   }
   const delivery = (async () => {
@@ -259,7 +241,7 @@ async function onMessage(conn: Connection, text: string): Promise<{ delivery: Pr
       const frame = socketReply(e.data);
       if (frame !== undefined) send(conn, frame);
     }
-    if (webhooks.length > 0) fireWebhooks(webhooks, { namespace: conn.namespace, mockId: mock.id, requestId });
+    hooks.afterSend?.();
   })();
   return { delivery };
 }

@@ -29,7 +29,7 @@ import {
   restoreVersion,
 } from "@/server/services/mock-management";
 import { endpointOf, getMock, saveMock } from "@/server/services/mocks";
-import { previewFromBody } from "@/server/services/preview";
+import { previewFromBody } from "@/server/serving/preview";
 import { nsDelete, nsRead, nsWrite } from "../namespaced";
 import { createTRPCRouter, permissionProcedure, protectedProcedure } from "../trpc";
 

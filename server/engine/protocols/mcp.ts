@@ -8,7 +8,7 @@
 // offers (for initialize, tools/list, prompts/list, resources/list), the
 // tool input schema guessed from conditions, and the shaping of results.
 import type { Condition, MockDefinition } from "@/server/contracts/mock";
-import type { CompiledMock } from "../compile-mock";
+import type { CompiledMock } from "../compiled-mock";
 import { parsePath } from "../json-path";
 import { normalizePath, routeFits, type CompiledRoute } from "../route";
 import type { RouteIndex } from "../route-index";

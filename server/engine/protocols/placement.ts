@@ -4,8 +4,15 @@
 // mock answers on, which selector key picks it among mocks of that route
 // (the HTTP method for http; e.g. "query users" for a GraphQL field), and
 // which of its fields hold the conditions.
-import type { MockDefinition, Protocol } from "@/server/contracts/mock";
-import type { ConditionBlock } from "../conditions";
+import type { Condition, MockDefinition, Protocol } from "@/server/contracts/mock";
+
+/** The fields of a mock that hold its conditions (compiled by ../conditions.ts). */
+export interface ConditionBlock {
+  conditions?: Condition[];
+  queryParams?: Condition[];
+  header?: Condition[];
+  sortArray?: boolean;
+}
 
 export interface Placement {
   /** Route pattern, pathPrefix included (`:name` parameters, trailing `*`). */

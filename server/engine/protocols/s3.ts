@@ -4,7 +4,7 @@
 // priority, conditions, extract and webhooks work as for HTTP; conditions and
 // `$.req` see the operation described by `S3RequestView`, never the bytes.
 // The objects themselves live in the database (server/services/s3-objects.ts).
-import type { CompiledMock } from "../compile-mock";
+import type { CompiledMock } from "../compiled-mock";
 import type { RouteIndex } from "../route-index";
 import type { Placer } from "./placement";
 

@@ -1,22 +1,18 @@
-// The process's one HitRecorder for stub traffic, with its sinks: request
-// logs, use counters of unlimited mocks, undefined requests, live events.
-import { db } from "@/server/db/client";
-import { ANNOUNCE_PER_BATCH, HitRecorder, LOG_KEEP, type HitRecord, type MockHits } from "@/server/services/hit-recorder";
+// The process's one HitRecorder for served traffic, with its sinks (request
+// logs, use counters of unlimited mocks, undefined requests, live events), and
+// the two calls every adapter's answer goes through: recordHit and recordMiss.
+import type { ServedProtocol } from "@/server/engine/protocols";
+import type { MockDefinition } from "@/server/contracts/mock";
 import { publishLive, type LiveEvent } from "@/server/services/live-events";
 import { recordRequestLogs, trimRequestLogs } from "@/server/services/request-logs";
 import { recordUndefinedRequests } from "@/server/services/undefined-requests";
+import { ANNOUNCE_PER_BATCH, HitRecorder, LOG_KEEP, type HitRecord } from "./hit-recorder";
+import type { ServingScope } from "./scope";
+import { addUses } from "./use-limiter";
 
 const g = globalThis as unknown as { __polymockStubRecorder?: HitRecorder };
 const TRIM_EVERY_MS = 10 * 60_000;
 let lastTrim = Date.now();
-
-/** One UPDATE per mock with its number of uses in the batch. */
-async function countUses(batch: MockHits[]) {
-  for (const m of batch) {
-    if (m.uses === 0) continue;
-    await db().$executeRaw`UPDATE "Mock" SET "useCounter" = LEAST("useCounter"::bigint + ${m.uses}, 2147483647)::int WHERE "namespaceId" = ${m.namespaceId}::uuid AND "id" = ${m.mockId}`;
-  }
-}
 
 /** The newest hits of each namespace, as live events (oldest first). */
 function liveHits(records: HitRecord[]): LiveEvent[] {
@@ -40,7 +36,7 @@ export function stubRecorder(): HitRecorder {
   g.__polymockStubRecorder ??= new HitRecorder({
     async writeHits(batch) {
       await recordRequestLogs(batch.flatMap((m) => m.records), { replacing: batch.filter((m) => m.hits >= LOG_KEEP) });
-      await countUses(batch);
+      await addUses(batch);
       await publishLive(liveHits(batch.flatMap((m) => m.records.slice(m.records.length - Math.min(m.unannounced, ANNOUNCE_PER_BATCH)))));
       if (Date.now() - lastTrim > TRIM_EVERY_MS) {
         lastTrim = Date.now();
@@ -56,4 +52,48 @@ export function stubRecorder(): HitRecorder {
     },
   });
   return g.__polymockStubRecorder;
+}
+
+/** What the request log shows of a request; unset fields are the scope's. */
+export interface LoggedRequest {
+  method: string;
+  url?: string;
+  headers?: Record<string, string[]>;
+  query?: Record<string, string[]>;
+  body: unknown;
+}
+
+/** Logs a hit (request log, use counter, live event) unless the mock is transient. */
+export function recordHit(scope: ServingScope, mock: MockDefinition, status: number, req: LoggedRequest, response?: { headers?: unknown; body?: unknown }) {
+  if (mock.transient) return;
+  stubRecorder().hit({
+    namespaceId: scope.index.namespaceId,
+    namespace: scope.namespace,
+    mockId: mock.id,
+    countUse: mock.useLimiter === 0,
+    calledAt: Date.now(),
+    method: req.method,
+    url: req.url ?? scope.path + scope.search,
+    headers: req.headers ?? scope.headers,
+    query: req.query ?? scope.query,
+    body: req.body,
+    status,
+    durationMs: performance.now() - scope.started,
+    // A reference, not a copy: the recorder bounds it only for the records it keeps.
+    response: response && { status, headers: response.headers, body: response.body },
+  });
+}
+
+/** Captures an undefined request under its protocol. `path` may carry protocol detail (e.g. "/graphql query users"). */
+export function recordMiss(scope: ServingScope, miss: { protocol: ServedProtocol; method: string; path?: string; body: unknown }) {
+  stubRecorder().miss({
+    namespaceId: scope.index.namespaceId,
+    namespace: scope.namespace,
+    protocol: miss.protocol,
+    method: miss.method,
+    path: miss.path ?? scope.path,
+    query: scope.query,
+    headers: scope.headers,
+    body: miss.body,
+  });
 }

@@ -13,14 +13,13 @@ import type { PreviewInput, PreviewQuery, PreviewResult } from "@/server/contrac
 import { db } from "@/server/db/client";
 import type { CompiledMock } from "@/server/engine/compile-mock";
 import { handle, type EngineDeps, type NamespaceMocks } from "@/server/engine/engine";
-import { TemplateFileMissingError } from "@/server/engine/respond";
+import { isMockError } from "@/server/engine/mock-error";
 import type { RouteIndex } from "@/server/engine/route-index";
-import { TemplateError } from "@/server/engine/template";
 import type { EngineRequest, StoreAccess } from "@/server/engine/types";
 import { namespaceMocks } from "./mock-index";
-import { summaryOf } from "./mocks";
-import type { NamespaceScope } from "./namespace-access";
-import { GLOBAL, namespaceStores } from "./stores";
+import { summaryOf } from "@/server/services/mocks";
+import type { NamespaceScope } from "@/server/services/namespace-access";
+import { GLOBAL, namespaceStores } from "@/server/services/stores";
 
 type Result = z.output<typeof PreviewResult>;
 type Values = Record<string, string | string[]>;
@@ -124,7 +123,7 @@ export async function previewMock(scope: NamespaceScope, input: PreviewRequest):
     const { status, headers, body } = result.response;
     return { matched: true, mock: { id: result.mock.id, summary: summaryOf(result.mock) }, pathParams: result.pathParams, response: { status, headers, body }, nearest: [] };
   } catch (err) {
-    if (!(err instanceof TemplateFileMissingError || err instanceof TemplateError)) throw err;
+    if (!isMockError(err)) throw err;
     // The mock matched but its response cannot be formed; the engine does not
     // say which mock it was, so find it the way engine.handle's loop does.
     const chosen = await chosenCandidate(ns, req, deps);
