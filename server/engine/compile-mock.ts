@@ -9,7 +9,7 @@ import { compileSoapFault, type CompiledSoapFault } from "./protocols/soap-fault
 import { compileRoute, normalizePath } from "./route";
 import { equalityKey, type IndexedMock } from "./route-index";
 import { compileUserRegex, InvalidRegexError, type SafeRegex } from "./safe-regex";
-import { compileString, compileTemplate, renderString, type CompiledString, type CompiledTemplate } from "./template";
+import { compileString, compileTemplate, renderString, type CompiledString, type CompiledTemplate, type JsonTextTemplate } from "./template";
 import type { ChainControls, StaticWire, StoreAccess } from "./types";
 
 // valueFromFile paths see the request, not the stores (conditions run before any store write).
@@ -52,6 +52,8 @@ export interface CompiledResponse {
   graphqlErrors: CompiledTemplate | undefined;
   /** A payload without placeholders as bytes, made at its first use (most of 10,000 mocks are never hit). */
   wire?: StaticWire;
+  /** An HTTP payload with placeholders as JSON text with slots (null: its root is a placeholder or text), made at its first use. */
+  jsonText?: JsonTextTemplate | null;
 }
 
 /** Defaults of a webhook's optional fields (docs/decisions.md, "Proxy and webhooks"). */

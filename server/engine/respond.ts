@@ -3,7 +3,8 @@
 // webhooks, rendered with the same context so they see what the response saw.
 import type { CompiledEvent, CompiledMock, CompiledResponse, CompiledWebhook } from "./compile-mock";
 import type { EngineDeps } from "./engine";
-import { hasPlaceholders, renderString, renderTemplate, renderTemplateFile, TEMPLATE_LIMITS, TemplateError } from "./template";
+import { TextBodyResponse } from "./rendered-body";
+import { compileJsonText, hasPlaceholders, renderJsonText, renderString, renderTemplate, renderTemplateFile, TEMPLATE_LIMITS, TemplateError } from "./template";
 import type { EngineRequest, EngineResponse, RenderedEvent, TemplateContext } from "./types";
 
 export class TemplateFileMissingError extends Error {
@@ -131,6 +132,7 @@ export function renderMockResponse(mock: CompiledMock, req: EngineRequest, pathP
 function renderPicked(mock: CompiledMock, req: EngineRequest, ctx: TemplateContext, deps: EngineDeps): RenderedMatch {
   const picked = pickResponse(mock, deps);
   let body: unknown;
+  let text: string | undefined;
   if (picked.payloadTemplatePath) {
     const fileName = renderString(picked.payloadTemplatePath, ctx);
     const text = deps.files.read(req.namespace, fileName);
@@ -139,11 +141,17 @@ function renderPicked(mock: CompiledMock, req: EngineRequest, ctx: TemplateConte
   } else if (picked.decodedText !== undefined) {
     body = picked.decodedText;
   } else if (picked.payload !== undefined) {
-    body = hasPlaceholders(picked.payload) ? renderTemplate(picked.payload, ctx) : picked.source.payload;
+    if (!hasPlaceholders(picked.payload)) body = picked.source.payload;
+    else {
+      // An HTTP answer only needs the JSON text (other protocols post-process the value: SOAP wraps it, GraphQL composes it).
+      const jsonText = mock.protocol === "http" ? (picked.jsonText ??= compileJsonText(picked.payload) ?? null) : null;
+      if (jsonText) text = renderJsonText(jsonText, ctx);
+      else body = renderTemplate(picked.payload, ctx);
+    }
   }
   const headers: Record<string, string[]> = {};
   for (const [name, values] of picked.headers) headers[name] = values.map((v) => renderString(v, ctx));
-  const response: EngineResponse = { status: picked.statusCode, headers, body, delayMs: picked.delayMs };
+  const response: EngineResponse = text !== undefined ? new TextBodyResponse(picked.statusCode, headers, text, picked.delayMs) : { status: picked.statusCode, headers, body, delayMs: picked.delayMs };
   if (body !== undefined && body === picked.source.payload) response.wire = picked.wire ??= { of: body, bytes: Buffer.from(typeof body === "string" ? body : JSON.stringify(body)) };
   if (picked.graphqlErrors) response.graphqlErrors = renderTemplate(picked.graphqlErrors, ctx) as unknown[];
   if (picked.soapFault) response.soapFault = picked.soapFault;

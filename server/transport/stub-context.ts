@@ -7,6 +7,7 @@ import { handle, type EngineDeps, type EngineResult } from "@/server/engine/engi
 import type { NearMiss } from "@/server/engine/near-miss";
 import type { ServedProtocol } from "@/server/engine/protocols";
 import type { EngineRequest, EngineResponse } from "@/server/engine/types";
+import { responseBytes } from "@/server/engine/rendered-body";
 import type { MockDefinition } from "@/server/contracts/mock";
 import type { NamespaceIndex } from "@/server/services/mock-index";
 import { storeAccessFor, type NamespaceStores } from "@/server/services/stores";
@@ -105,9 +106,7 @@ const headerSafe = (v: string) => (v.includes("\r") || v.includes("\n") ? v.repl
 
 /** The engine's response as bytes on the wire: JSON values serialised, header values kept to one line. */
 export function engineOutput(response: EngineResponse, requestId: string, defaultTextType = "text/plain; charset=utf-8"): StubOutput {
-  const isText = typeof response.body === "string";
-  const wire = response.wire !== undefined && response.wire.of === response.body ? response.wire.bytes : undefined;
-  const body = wire ?? (response.body === undefined ? "" : isText ? (response.body as string) : JSON.stringify(response.body));
+  const { body, isText } = responseBytes(response);
   const headers: Record<string, string | string[]> = { "X-Request-Id": requestId };
   let hasType = false;
   for (const name in response.headers) {
@@ -137,7 +136,7 @@ export function recordHit(ctx: StubContext, mock: MockDefinition, status: number
     status,
     durationMs: performance.now() - ctx.started,
     // A reference, not a copy: the recorder bounds it only for the records it keeps.
-    response: response && { status, headers: response.headers, body: response.body },
+    response: response && { status, headers: response.headers, get body() { return response.body; } },
   });
 }
 

@@ -155,7 +155,7 @@ function httpAnswer(ctx: StubContext, req: EngineRequest, result: EngineResult):
     });
   }
   const out = engineOutput(response, requestId);
-  recordHit(ctx, mock, response.status, req, { headers: response.headers, body: response.body });
+  recordHit(ctx, mock, response.status, req, response);
   out.afterSend = afterSend();
   return before.length > 0 ? awaitWebhooks(before, origin).then(() => out) : out;
 }
