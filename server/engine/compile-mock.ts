@@ -10,7 +10,7 @@ import { compileRoute, normalizePath } from "./route";
 import { equalityKey, type IndexedMock } from "./route-index";
 import { compileUserRegex, InvalidRegexError, type SafeRegex } from "./safe-regex";
 import { compileString, compileTemplate, renderString, type CompiledString, type CompiledTemplate, type JsonTextTemplate } from "./template";
-import type { ChainControls, StaticWire, StoreAccess } from "./types";
+import type { ChainControls, RenderedEvent, StaticWire, StoreAccess } from "./types";
 
 // valueFromFile paths see the request, not the stores (conditions run before any store write).
 const NO_STORES: StoreAccess = { getGlobal: () => undefined, getChain: () => undefined, setGlobal: () => {}, setChain: () => {} };
@@ -26,6 +26,8 @@ export interface CompiledEvent {
   id: CompiledString | undefined;
   retryMs: number | undefined;
   delayMs: number;
+  /** SSE: an event without placeholders, rendered and put in wire form once, at its first use (null: it has placeholders). */
+  fixed?: RenderedEvent | null;
 }
 
 export interface CompiledResponse {

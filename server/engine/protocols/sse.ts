@@ -4,6 +4,7 @@
 // see the query string as an object (an EventSource cannot send a body), plus
 // `queryParams` and `header` as for HTTP.
 import { joinRoute } from "../route";
+import type { RenderedEvent } from "../types";
 import type { Placer } from "./placement";
 
 export const placeSse: Placer = (def) => {
@@ -47,7 +48,9 @@ export function queryObject(query: Record<string, string[]>): Record<string, str
  * else as JSON, none as one empty line so the client still dispatches it),
  * then the blank line that ends the event.
  */
-export function formatSseEvent(eventName: string | undefined, data: unknown, fields?: { id?: string; retryMs?: number }): string {
+export function formatSseEvent(eventName: string | undefined, data: unknown, fields?: { id?: string; retryMs?: number; wire?: RenderedEvent["wire"] }): string {
+  // Formatted by the engine (once per mock version for an event without placeholders).
+  if (fields?.wire !== undefined && fields.wire.eventName === eventName) return fields.wire.text;
   let out = "";
   // A line break in the name would end the field early and forge others.
   if (eventName) out += `event: ${eventName.replace(/[\r\n]+/g, " ")}\n`;
