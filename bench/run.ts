@@ -357,7 +357,7 @@ async function main() {
   const w1 = "W1 one GET mock";
   // W5 runs minutes after W1; on a shared VM the machine's speed drifts in between, so the ratio of their ratios to raw
   // (each measured alongside its raw run) is printed too, and W5 against W1 in alternating runs.
-  console.log(`W5/W1 ratio: ${(results[w5] / results[w1]).toFixed(2)} by req/s; ${(toRaw[w5] / toRaw[w1]).toFixed(2)} by ratio to raw`);
+  if (results[w5] !== undefined && results[w1] !== undefined) console.log(`W5/W1 ratio: ${(results[w5] / results[w1]).toFixed(2)} by req/s; ${(toRaw[w5] / toRaw[w1]).toFixed(2)} by ratio to raw`);
   if (w5AgainstW1) console.log(w5AgainstW1);
   console.log(`batch create of 10,000 mocks: ${(batchMs / 1000).toFixed(2)} s`);
   console.log(`RSS of the stub server (server.ts): ${idleRss} MB when ready (no mocks), ${rssMb(server.pid!, "VmRSS")} MB at the end (10,000+ mocks), ${peakRssMb(server.pid!)} MB peak`);
