@@ -1,7 +1,8 @@
 // `npm run bench`: the stub hot path against a raw node:http server returning
-// identical bytes, on the workloads of the engine issue (W1–W5), with
-// autocannon. Prints req/s, p50/p99 latency, the ratio to raw, peak RSS of the
-// server, and the time to batch-create 10,000 mocks. Not a test: no assertions.
+// identical bytes (and with --peers WireMock and Mockoon), on the workloads of
+// the engine issue (W1–W7), with wrk or autocannon. Prints req/s as the median
+// (min–max) of interleaved rounds, p50/p99 latency, the ratio to raw, peak RSS
+// of the server, and the time to batch-create 10,000 mocks. Not a test: no assertions.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -132,33 +133,70 @@ async function measure(url: string, w: Workload, pid: number) {
 
 type Measured = Awaited<ReturnType<typeof measure>>;
 
-/** A peer, warmed up longer (WireMock's JIT needs it), then its best of ROUNDS runs. */
-async function bestOf(peer: Peer, w: Workload): Promise<Measured> {
-  for (let i = 0; i < 3; i++) await warmUp(peer.url, w);
-  let best: Measured | undefined;
-  for (let i = 0; i < ROUNDS; i++) {
-    const r = await measure(peer.url, w, peer.pid);
-    if (!best || r.rps > best.rps) best = r;
-  }
-  return best!;
+/** Rounds of interleaved runs; the median is reported, with min–max. Fewer than 3 would leave no median worth the name. */
+const ROUNDS_USED = Math.max(3, ROUNDS);
+
+/** One server on one workload, as measured in a set of interleaved rounds. */
+interface Target {
+  url: string;
+  /** A function: Mockoon is restarted (new pid) when a workload's mocks are added. */
+  pid: () => number;
+  workload: Workload;
+  /** Warm-up runs of 2 s before measuring (a JVM's JIT needs more than node's). */
+  warmUps: number;
+}
+
+interface Summary {
+  rps: number;
+  rpsMin: number;
+  rpsMax: number;
+  p50: number;
+  p99: number;
+  cpuUs: number;
+  non2xx: number;
+  errors: number;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+function summarise(runs: Measured[]): Summary {
+  const rps = runs.map((r) => r.rps);
+  return {
+    rps: median(rps),
+    rpsMin: Math.min(...rps),
+    rpsMax: Math.max(...rps),
+    p50: median(runs.map((r) => r.p50)),
+    p99: median(runs.map((r) => r.p99)),
+    cpuUs: median(runs.map((r) => r.cpuUs)),
+    non2xx: runs.reduce((n, r) => n + r.non2xx, 0),
+    errors: runs.reduce((n, r) => n + r.errors, 0),
+  };
 }
 
 /**
- * Both servers, in ROUNDS alternating runs; the best run of each counts. On a
- * shared VM a run can lose a third of its speed to a neighbour; alternating
- * and keeping the best compares each server at its least disturbed.
+ * Every target warmed on its workload, then ROUNDS_USED rounds in each of
+ * which every target runs once, in turn. On a shared VM a run can lose a
+ * third of its speed to a neighbour; interleaving spreads such a disturbance
+ * over all targets, and the median of the rounds (with min–max shown)
+ * neither hides it nor lets one lucky run decide.
  */
-async function compare(ours: { url: string; pid: number }, raw: { url: string; pid: number }, w: Workload, rawWorkload = w) {
-  await warmUp(ours.url, w);
-  await warmUp(raw.url, rawWorkload);
-  let best: { ours?: Measured; raw?: Measured } = {};
-  for (let i = 0; i < ROUNDS; i++) {
-    const o = await measure(ours.url, w, ours.pid);
-    const t = await measure(raw.url, rawWorkload, raw.pid);
-    best = { ours: !best.ours || o.rps > best.ours.rps ? o : best.ours, raw: !best.raw || t.rps > best.raw.rps ? t : best.raw };
+async function interleaved(targets: Target[]): Promise<Summary[]> {
+  for (const t of targets) for (let i = 0; i < t.warmUps; i++) await warmUp(t.url, t.workload);
+  const runs: Measured[][] = targets.map(() => []);
+  for (let round = 0; round < ROUNDS_USED; round++) {
+    for (let k = 0; k < targets.length; k++) runs[k].push(await measure(targets[k].url, targets[k].workload, targets[k].pid()));
   }
-  return { ours: best.ours!, theirs: best.raw! };
+  return runs.map(summarise);
 }
+
+const k = (rps: number) => `${(rps / 1000).toFixed(1)}k`;
+/** "46.9k req/s (45.1k–47.3k)": the median and the range of the rounds. */
+const rpsText = (s: Summary) => `${k(s.rps).padStart(6)} req/s (${k(s.rpsMin)}–${k(s.rpsMax)})`;
+const troubleText = (s: Summary) => (s.non2xx || s.errors ? `  (non-2xx ${s.non2xx}, errors ${s.errors})` : "");
 
 async function main() {
   if (buildIsStale(root)) {
@@ -280,24 +318,33 @@ async function main() {
       if (!["content-length", "date", "connection", "keep-alive", "transfer-encoding"].includes(k)) headers[k] = v;
     });
     await fetch(`${rawBase}/__configure`, { method: "POST", body: JSON.stringify({ status: probe.status, headers, body: probeBody }) });
-    const { ours, theirs } = await compare({ url: base, pid: server.pid! }, { url: rawBase, pid: raw.pid! }, w);
+    const peerWorkload = { ...w, path: w.path.replace(/^\/stubs\/[^/]+/, "") };
+    const targets: Target[] = [
+      { url: base, pid: () => server.pid!, workload: w, warmUps: 1 },
+      { url: rawBase, pid: () => raw.pid!, workload: w, warmUps: 1 },
+      ...peersReady.map((peer) => ({ url: peer.url, pid: () => peer.pid, workload: peerWorkload, warmUps: 3 })),
+    ];
+    const [ours, theirs, ...peerResults] = await interleaved(targets);
     results[w.name] = ours.rps;
     toRaw[w.name] = ours.rps / theirs.rps;
     rows.push(
-      `${w.name.padEnd(22)} ${ours.rps.toFixed(0).padStart(7)} req/s  p50 ${String(ours.p50).padStart(3)} ms  p99 ${String(ours.p99).padStart(3)} ms | raw ${theirs.rps.toFixed(0).padStart(7)} req/s  p99 ${String(theirs.p99).padStart(3)} ms | ratio ${(ours.rps / theirs.rps).toFixed(2)} | CPU/req ${ours.cpuUs.toFixed(0)} µs vs raw ${theirs.cpuUs.toFixed(0)} µs (${(theirs.cpuUs / ours.cpuUs).toFixed(2)})${ours.non2xx || ours.errors ? `  (non-2xx ${ours.non2xx}, errors ${ours.errors})` : ""}`,
+      `${w.name.padEnd(22)} ${rpsText(ours)}  p50 ${String(ours.p50).padStart(4)} ms  p99 ${String(ours.p99).padStart(4)} ms | raw ${rpsText(theirs)}  p99 ${String(theirs.p99).padStart(4)} ms | ratio ${(ours.rps / theirs.rps).toFixed(2)} | CPU/req ${ours.cpuUs.toFixed(0)} µs vs raw ${theirs.cpuUs.toFixed(0)} µs (${(theirs.cpuUs / ours.cpuUs).toFixed(2)})${troubleText(ours)}`,
     );
     console.log(rows[rows.length - 1]);
-    if (w.name.startsWith("W5")) {
-      // W5 against W1 itself, alternating in the same minutes: the machine's drift cancels out.
-      const w1 = workloads[0];
-      const { ours: among, theirs: alone } = await compare({ url: base, pid: server.pid! }, { url: base, pid: server.pid! }, w, w1);
-      w5AgainstW1 = `W5/W1 ratio, alternating runs: ${(among.rps / alone.rps).toFixed(2)} (${among.rps.toFixed(0)} vs ${alone.rps.toFixed(0)} req/s; CPU/req ${among.cpuUs.toFixed(0)} vs ${alone.cpuUs.toFixed(0)} µs)`;
-      console.log(w5AgainstW1);
-    }
-    for (const peer of peersReady) {
-      const their = await bestOf(peer, { ...w, path: w.path.replace(/^\/stubs\/[^/]+/, "") });
-      peerRows.push(`${w.name.padEnd(22)} ${peer.name.padEnd(8)} ${their.rps.toFixed(0).padStart(7)} req/s  p99 ${String(their.p99).padStart(5)} ms | ours ${(ours.rps / their.rps).toFixed(2)}× ${peer.name}${their.non2xx || their.errors ? `  (non-2xx ${their.non2xx}, errors ${their.errors})` : ""}`);
+    peersReady.forEach((peer, i) => {
+      const their = peerResults[i];
+      peerRows.push(`${w.name.padEnd(22)} ${peer.name.padEnd(8)} ${rpsText(their)}  p99 ${String(their.p99).padStart(5)} ms | ours ${(ours.rps / their.rps).toFixed(2)}× ${peer.name}${troubleText(their)}`);
       console.log(peerRows[peerRows.length - 1]);
+    });
+    if (w.name.startsWith("W5")) {
+      // W5 against W1 itself, interleaved in the same minutes: the machine's drift cancels out.
+      const w1 = workloads[0];
+      const [among, alone] = await interleaved([
+        { url: base, pid: () => server.pid!, workload: w, warmUps: 0 },
+        { url: base, pid: () => server.pid!, workload: w1, warmUps: 1 },
+      ]);
+      w5AgainstW1 = `W5/W1 ratio, interleaved runs: ${(among.rps / alone.rps).toFixed(2)} (${rpsText(among)} vs ${rpsText(alone)}; CPU/req ${among.cpuUs.toFixed(0)} vs ${alone.cpuUs.toFixed(0)} µs)`;
+      console.log(w5AgainstW1);
     }
   }
   console.log("\nworkload               ours                                  | raw node                     | ours/raw");
@@ -310,12 +357,12 @@ async function main() {
   const w1 = "W1 one GET mock";
   // W5 runs minutes after W1; on a shared VM the machine's speed drifts in between, so the ratio of their ratios to raw
   // (each measured alongside its raw run) is printed too, and W5 against W1 in alternating runs.
-  console.log(`W5/W1 ratio: ${(results[w5] / results[w1]).toFixed(2)} by req/s; ${(toRaw[w5] / toRaw[w1]).toFixed(2)} by ratio to raw`);
+  if (results[w5] !== undefined && results[w1] !== undefined) console.log(`W5/W1 ratio: ${(results[w5] / results[w1]).toFixed(2)} by req/s; ${(toRaw[w5] / toRaw[w1]).toFixed(2)} by ratio to raw`);
   if (w5AgainstW1) console.log(w5AgainstW1);
   console.log(`batch create of 10,000 mocks: ${(batchMs / 1000).toFixed(2)} s`);
   console.log(`RSS of the stub server (server.ts): ${idleRss} MB when ready (no mocks), ${rssMb(server.pid!, "VmRSS")} MB at the end (10,000+ mocks), ${peakRssMb(server.pid!)} MB peak`);
   if (uiPid) console.log(`RSS of the Next.js process (UI and API, no stub traffic): ${rssMb(uiPid, "VmRSS")} MB at the end, ${peakRssMb(uiPid)} MB peak`);
-  console.log(`(${CONNECTIONS} connections, best of ${ROUNDS} alternating runs of ${DURATION} s after a 2 s warm-up, ${WRK ? "wrk -t1" : "autocannon in this process"}, ${new Date().toISOString()})`);
+  console.log(`(${CONNECTIONS} connections; median (min–max) of ${ROUNDS_USED} interleaved rounds of ${DURATION} s per server, each server warmed on each workload first (2 s; peers 3 × 2 s); ${WRK ? "wrk -t1" : "autocannon in this process"}, ${new Date().toISOString()})`);
 
   server.kill("SIGTERM");
   raw.kill("SIGTERM");

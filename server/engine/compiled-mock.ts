@@ -7,8 +7,8 @@ import type { ServedProtocol } from "./protocols/placement";
 import type { CompiledSoapFault } from "./protocols/soap-fault";
 import type { IndexedMock } from "./route-index";
 import type { SafeRegex } from "./safe-regex";
-import type { CompiledString, CompiledTemplate } from "./template";
-import type { ChainControls, StaticWire } from "./types";
+import type { CompiledString, CompiledTemplate, JsonTextTemplate } from "./template";
+import type { ChainControls, RenderedEvent, StaticWire } from "./types";
 
 /** One event of `response.sseEventChain` (SSE streams them; see server/transport/sse-stub.ts). */
 export interface CompiledEvent {
@@ -21,6 +21,8 @@ export interface CompiledEvent {
   id: CompiledString | undefined;
   retryMs: number | undefined;
   delayMs: number;
+  /** SSE: an event without placeholders, rendered and put in wire form once, at its first use (null: it has placeholders). */
+  fixed?: RenderedEvent | null;
 }
 
 export interface CompiledResponse {
@@ -47,6 +49,8 @@ export interface CompiledResponse {
   graphqlErrors: CompiledTemplate | undefined;
   /** A payload without placeholders as bytes, made at its first use (most of 10,000 mocks are never hit). */
   wire?: StaticWire;
+  /** An HTTP payload with placeholders as JSON text with slots (null: its root is a placeholder or text), made at its first use. */
+  jsonText?: JsonTextTemplate | null;
 }
 
 export interface CompiledWebhook {

@@ -2,8 +2,10 @@
 // the payload, headers and status of the picked response, then the mock's
 // webhooks, rendered with the same context so they see what the response saw.
 import type { CompiledEvent, CompiledMock, CompiledResponse, CompiledWebhook } from "./compiled-mock";
-import { hasPlaceholders, renderString, renderTemplate, renderTemplateFile, TEMPLATE_LIMITS, TemplateError } from "./template";
 import { MockError } from "./mock-error";
+import { formatSseEvent } from "./protocols/sse";
+import { TextBodyResponse } from "./rendered-body";
+import { compileJsonText, hasPlaceholders, renderJsonText, renderString, renderTemplate, renderTemplateFile, TEMPLATE_LIMITS, TemplateError } from "./template";
 import type { EngineDeps, EngineRequest, EngineResponse, RenderedEvent, TemplateContext } from "./types";
 
 export class TemplateFileMissingError extends MockError {
@@ -80,10 +82,16 @@ function renderWebhook(w: CompiledWebhook, ctx: TemplateContext): RenderedWebhoo
  * The events of an SSE chain, rendered with the response's context. The
  * template size limit holds for the chain as a whole, not per event: 10,000
  * events each inserting a large request body must not add up to gigabytes.
+ * For SSE mocks (`sse` set: their default event name) each event also comes in
+ * wire form; an event without placeholders is made once per mock version.
  */
-function renderEvents(events: CompiledEvent[], ctx: TemplateContext, files: EngineDeps["files"]): RenderedEvent[] {
+function renderEvents(events: CompiledEvent[], ctx: TemplateContext, files: EngineDeps["files"], sse: { defaultEventName: string | undefined } | undefined): RenderedEvent[] {
   let budget = TEMPLATE_LIMITS.maxOutputSize;
   return events.map((e) => {
+    if (sse) {
+      e.fixed ??= fixedEvent(e, sse.defaultEventName);
+      if (e.fixed) return e.fixed;
+    }
     let data = e.source;
     if (e.templatePath) {
       // As payloadTemplatePath: the file's text, rendered, is the data.
@@ -94,15 +102,34 @@ function renderEvents(events: CompiledEvent[], ctx: TemplateContext, files: Engi
     } else if (e.data && hasPlaceholders(e.data)) {
       data = renderTemplate(e.data, ctx, { maxOutputSize: budget });
     }
+    // The data's text, measured against the budget, is also what the SSE wire carries: serialised once.
+    let text: string | undefined;
     if (data !== e.source) {
-      budget -= typeof data === "string" ? data.length : (JSON.stringify(data)?.length ?? 0);
+      text = typeof data === "string" ? data : JSON.stringify(data);
+      budget -= text?.length ?? 0;
       if (budget < 0) throw new TemplateError("template_too_large", `The rendered SSE events are larger than ${TEMPLATE_LIMITS.maxOutputSize} characters`);
     }
     const out: RenderedEvent = { eventName: e.eventName && renderString(e.eventName, ctx), data, delayMs: e.delayMs };
     if (e.id) out.id = renderString(e.id, ctx);
     if (e.retryMs !== undefined) out.retryMs = e.retryMs;
+    if (sse) {
+      const eventName = out.eventName ?? sse.defaultEventName;
+      // A JSON value's text has no raw line breaks, so as text it formats exactly as the value would.
+      out.wire = { eventName, text: formatSseEvent(eventName, text ?? data, out) };
+    }
     return out;
   });
+}
+
+/** An SSE event without placeholders, rendered and in wire form; null when something in it is templated. */
+function fixedEvent(e: CompiledEvent, defaultEventName: string | undefined): RenderedEvent | null {
+  if (e.templatePath || (e.data && hasPlaceholders(e.data)) || (e.eventName && hasPlaceholders(e.eventName)) || (e.id && hasPlaceholders(e.id))) return null;
+  const out: RenderedEvent = { eventName: e.eventName?.source, data: e.source, delayMs: e.delayMs };
+  if (e.id) out.id = e.id.source;
+  if (e.retryMs !== undefined) out.retryMs = e.retryMs;
+  const eventName = out.eventName ?? defaultEventName;
+  out.wire = { eventName, text: formatSseEvent(eventName, out.data, out) };
+  return Object.freeze(out);
 }
 
 /** Synchronous unless the mock writes global or chain stores (those writes are awaited before rendering). */
@@ -131,6 +158,7 @@ export function renderMockResponse(mock: CompiledMock, req: EngineRequest, pathP
 function renderPicked(mock: CompiledMock, req: EngineRequest, ctx: TemplateContext, deps: EngineDeps): RenderedMatch {
   const picked = pickResponse(mock, deps);
   let body: unknown;
+  let text: string | undefined;
   if (picked.payloadTemplatePath) {
     const fileName = renderString(picked.payloadTemplatePath, ctx);
     const text = deps.files.read(req.namespace, fileName);
@@ -139,11 +167,17 @@ function renderPicked(mock: CompiledMock, req: EngineRequest, ctx: TemplateConte
   } else if (picked.decodedText !== undefined) {
     body = picked.decodedText;
   } else if (picked.payload !== undefined) {
-    body = hasPlaceholders(picked.payload) ? renderTemplate(picked.payload, ctx) : picked.source.payload;
+    if (!hasPlaceholders(picked.payload)) body = picked.source.payload;
+    else {
+      // An HTTP answer only needs the JSON text (other protocols post-process the value: SOAP wraps it, GraphQL composes it).
+      const jsonText = mock.protocol === "http" ? (picked.jsonText ??= compileJsonText(picked.payload) ?? null) : null;
+      if (jsonText) text = renderJsonText(jsonText, ctx);
+      else body = renderTemplate(picked.payload, ctx);
+    }
   }
   const headers: Record<string, string[]> = {};
   for (const [name, values] of picked.headers) headers[name] = values.map((v) => renderString(v, ctx));
-  const response: EngineResponse = { status: picked.statusCode, headers, body, delayMs: picked.delayMs };
+  const response: EngineResponse = text !== undefined ? new TextBodyResponse(picked.statusCode, headers, text, picked.delayMs) : { status: picked.statusCode, headers, body, delayMs: picked.delayMs };
   if (body !== undefined && body === picked.source.payload) response.wire = picked.wire ??= { of: body, bytes: Buffer.from(typeof body === "string" ? body : JSON.stringify(body)) };
   if (picked.graphqlErrors) response.graphqlErrors = renderTemplate(picked.graphqlErrors, ctx) as unknown[];
   if (picked.soapFault) response.soapFault = picked.soapFault;
@@ -162,7 +196,7 @@ function renderPicked(mock: CompiledMock, req: EngineRequest, ctx: TemplateConte
     }
   });
   if (picked.events) {
-    response.events = renderEvents(picked.events, ctx, deps.files);
+    response.events = renderEvents(picked.events, ctx, deps.files, mock.protocol === "sse" ? { defaultEventName: mock.def.sse?.eventName } : undefined);
     response.chain = picked.chain;
   }
   return { response, webhooks, webhookErrors };

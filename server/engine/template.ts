@@ -431,6 +431,123 @@ export function renderString(compiled: CompiledString, ctx: TemplateContext, opt
   return renderParts(compiled.node, newState(ctx, opts));
 }
 
+// ------------------------------------------------------ JSON text with slots
+
+/**
+ * A JSON template compiled to its serialised form: the static JSON text
+ * between placeholders pre-serialised, each placeholder a slot that renders
+ * to its JSON text. A request then concatenates pieces instead of building
+ * the value and serialising it; the output is byte for byte JSON.stringify of
+ * what renderTemplate gives, and the size limit counts the same.
+ */
+export interface JsonTextTemplate {
+  /** One more than slots: pieces[0] slot[0] pieces[1] … slot[n-1] pieces[n]. */
+  readonly pieces: readonly string[];
+  readonly slots: readonly Slot[];
+  /** What renderTemplate charges for the static parts, charged once. */
+  readonly staticCharge: number;
+}
+
+/** value: a whole-string placeholder; text: an embedded one; node: a subtree only the value path can render (templated keys may collide or reorder). */
+type Slot = { kind: "value"; placeholder: Placeholder } | { kind: "text"; node: TextNode } | { kind: "node"; node: Node };
+
+class JsonTextBuilder {
+  pieces: string[] = [""];
+  slots: Slot[] = [];
+  staticCharge = 0;
+
+  text(s: string) {
+    this.pieces[this.pieces.length - 1] += s;
+  }
+
+  slot(slot: Slot) {
+    this.slots.push(slot);
+    this.pieces.push("");
+  }
+
+  emit(node: Node) {
+    switch (node.kind) {
+      case "static":
+        this.staticCharge += node.size;
+        // undefined only reaches here inside an array (objects skip it), where JSON has null.
+        this.text(JSON.stringify(node.value) ?? "null");
+        return;
+      case "value":
+        return this.slot({ kind: "value", placeholder: node.placeholder });
+      case "text":
+        return this.slot({ kind: "text", node });
+      case "array":
+        this.staticCharge += node.items.length + 1;
+        this.text("[");
+        node.items.forEach((item, i) => {
+          if (i > 0) this.text(",");
+          this.emit(item);
+        });
+        this.text("]");
+        return;
+      case "object": {
+        if (node.entries.some((e) => typeof e.key !== "string")) return this.slot({ kind: "node", node });
+        this.staticCharge += 1;
+        this.text("{");
+        let first = true;
+        for (const entry of node.entries) {
+          const key = entry.key as string;
+          this.staticCharge += key.length + 4;
+          // JSON.stringify leaves out a property whose value is undefined.
+          if (entry.value.kind === "static" && entry.value.value === undefined) {
+            this.staticCharge += entry.value.size;
+            continue;
+          }
+          this.text(`${first ? "" : ","}${JSON.stringify(key)}:`);
+          first = false;
+          this.emit(entry.value);
+        }
+        this.text("}");
+        return;
+      }
+    }
+  }
+}
+
+/**
+ * The slot form of a template whose root is an object or array (its value is
+ * JSON whatever the placeholders yield); undefined for other roots, whose
+ * value may be text or of any type.
+ */
+export function compileJsonText(compiled: CompiledTemplate): JsonTextTemplate | undefined {
+  const { node } = compiled;
+  if (node.kind !== "object" && node.kind !== "array") return undefined;
+  if (node.kind === "object" && node.entries.some((e) => typeof e.key !== "string")) return undefined;
+  const builder = new JsonTextBuilder();
+  builder.emit(node);
+  return { pieces: builder.pieces, slots: builder.slots, staticCharge: builder.staticCharge };
+}
+
+function renderSlot(slot: Slot, state: RenderState): string {
+  switch (slot.kind) {
+    case "value": {
+      const { found, value } = slot.placeholder.resolve(state.ctx);
+      const result = found && value !== undefined ? value : null;
+      chargeValue(state, result);
+      return JSON.stringify(result) ?? "null";
+    }
+    case "text":
+      return JSON.stringify(renderParts(slot.node, state));
+    case "node":
+      return JSON.stringify(renderNode(slot.node, state)) ?? "null";
+  }
+}
+
+/** JSON.stringify(renderTemplate(…)) without building the value; fake values are drawn afresh on every call. */
+export function renderJsonText(template: JsonTextTemplate, ctx: TemplateContext, opts?: RenderOptions): string {
+  const state = newState(ctx, opts);
+  charge(state, template.staticCharge);
+  const { pieces, slots } = template;
+  let out = pieces[0];
+  for (let i = 0; i < slots.length; i++) out += renderSlot(slots[i], state) + pieces[i + 1];
+  return out;
+}
+
 // -------------------------------------------------------------- template files
 
 type CompiledFile = { kind: "json"; template: CompiledTemplate } | { kind: "text"; template: CompiledString };

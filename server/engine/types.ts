@@ -59,8 +59,13 @@ export interface StaticWire {
 export interface RenderedEvent {
   /** Undefined when the event has none (the protocol's default applies). */
   eventName: string | undefined;
-  /** A JSON value, a string, or undefined for no data. */
+  /**
+   * A JSON value, a string, or undefined for no data. For SSE mocks a
+   * templated JSON value may come as its JSON text: the same bytes on the wire.
+   */
   data: unknown;
+  /** SSE: the event already in wire form, valid when written under `wire.eventName` (see formatSseEvent). */
+  wire?: { eventName: string | undefined; text: string };
   /** Milliseconds before this event. */
   delayMs: number;
   /** The `id:` field, when the event has one. */

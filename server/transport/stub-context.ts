@@ -8,6 +8,7 @@ import type { NearMiss } from "@/server/engine/near-miss";
 import type { ServedProtocol } from "@/server/engine/protocols";
 import type { EngineResponse } from "@/server/engine/types";
 import type { ServingScope } from "@/server/serving/scope";
+import { responseBytes } from "@/server/engine/rendered-body";
 
 export interface StubInput {
   method: string;
@@ -74,9 +75,7 @@ const headerSafe = (v: string) => (v.includes("\r") || v.includes("\n") ? v.repl
 
 /** The engine's response as bytes on the wire: JSON values serialised, header values kept to one line. */
 export function engineOutput(response: EngineResponse, requestId: string, defaultTextType = "text/plain; charset=utf-8"): StubOutput {
-  const isText = typeof response.body === "string";
-  const wire = response.wire !== undefined && response.wire.of === response.body ? response.wire.bytes : undefined;
-  const body = wire ?? (response.body === undefined ? "" : isText ? (response.body as string) : JSON.stringify(response.body));
+  const { body, isText } = responseBytes(response);
   const headers: Record<string, string | string[]> = { "X-Request-Id": requestId };
   let hasType = false;
   for (const name in response.headers) {

@@ -150,7 +150,8 @@ function httpAnswer(ctx: StubContext, req: EngineRequest, result: EngineResult):
       answered(ctx, result, out.status, { ...out, delayMs: response.delayMs }, req, { headers: out.headers, body: proxiedBodyForLog(out.body) }),
     );
   }
-  return answered(ctx, result, response.status, engineOutput(response, ctx.requestId), req, { headers: response.headers, body: response.body });
+  // The response itself: its body (a getter on text-rendered bodies) is read only if the hit is logged.
+  return answered(ctx, result, response.status, engineOutput(response, ctx.requestId), req, response);
 }
 
 /** A proxied answer's bytes as the log keeps them: text when it is UTF-8, a note otherwise. */

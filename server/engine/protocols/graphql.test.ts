@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { MockInput, type MockDefinition } from "@/server/contracts/mock";
 import { analyseGraphql, fieldRequestBody, fieldValueOf, nestingDepth, placeGraphql, readGraphqlRequest, type GraphqlRequest } from "./graphql";
+import { GRAPHQL_DOCUMENT_CACHE, graphqlDocuments, parsedDocument } from "./graphql-documents";
 
 const def = (input: unknown) => ({ ...MockInput.parse(input), id: "m", namespace: "ns" }) as MockDefinition;
 const req = (query: string, variables: Record<string, unknown> = {}, operationName?: string): GraphqlRequest => ({ query, variables, operationName });
@@ -78,6 +79,95 @@ describe("analyseGraphql", () => {
     expect(fieldRequestBody(op, op.fields[0])).toEqual({ id: 5, tenant: "acme" });
     const inline = analysed(req('{ user(id: 9, filter: {role: "admin", tags: ["a"]}) { name } }'));
     expect(fieldRequestBody(inline, inline.fields[0])).toEqual({ id: 9, filter: { role: "admin", tags: ["a"] } });
+  });
+});
+
+describe("parsed documents cache", () => {
+  const limits = { maxTokens: 20_000, maxNesting: 128, nestingOf: nestingDepth };
+  const documentOf = (query: string) => {
+    const r = parsedDocument(query, limits);
+    if (!r.ok) throw new Error(r.message);
+    return r.value;
+  };
+
+  it("parses a query text once and resolves its selection once, whatever the variables", () => {
+    graphqlDocuments.clear();
+    const query = "query U($id: ID!, $n: Int = 2) { user(id: $id) { name } posts(first: 3, tags: [\"a\"]) { t } ...F } fragment F on Query { me { id } }";
+    const first = analysed(req(query, { id: "7" }));
+    const doc = documentOf(query);
+    expect(documentOf(query)).toBe(doc);
+    expect(doc.plans.size).toBe(1);
+    const second = analysed(req(query, { id: "8", n: 5 }));
+    expect(graphqlDocuments.size).toBe(1);
+    expect(first.fields).toEqual([
+      { responseKey: "user", name: "user", args: { id: "7" } },
+      { responseKey: "posts", name: "posts", args: { first: 3, tags: ["a"] } },
+      { responseKey: "me", name: "me", args: {} },
+    ]);
+    expect(first.variables).toEqual({ id: "7", n: 2 });
+    expect(second.fields[0].args).toEqual({ id: "8" });
+    expect(second.variables).toEqual({ id: "8", n: 5 });
+    // Constant arguments are shared by every request of the document, so they are frozen.
+    expect(Object.isFrozen(second.fields[1].args.tags)).toBe(true);
+  });
+
+  it("keeps the written order of arguments that mix variables and literals", () => {
+    const op = analysed(req("query ($id: ID) { user(id: $id, first: 2, after: $id) { a } }", { id: 1 }));
+    expect(Object.keys(op.fields[0].args)).toEqual(["id", "first", "after"]);
+  });
+
+  it("collects per request when @skip/@include read a variable", () => {
+    const query = "query ($on: Boolean!) { a @include(if: $on) b @skip(if: $on) }";
+    expect(analysed(req(query, { on: true })).fields.map((f) => f.name)).toEqual(["a"]);
+    expect(analysed(req(query, { on: false })).fields.map((f) => f.name)).toEqual(["b"]);
+    expect(analysed(req(query, { on: true })).fields.map((f) => f.name)).toEqual(["a"]);
+  });
+
+  it("answers a cached document's errors as before: unknown operation, cycles, type definitions", () => {
+    const cyclic = "{ ...A } fragment A on Query { ...A }";
+    for (let i = 0; i < 2; i++) {
+      expect(analyseGraphql(req(cyclic))).toMatchObject({ ok: false, message: expect.stringMatching(/within itself/) });
+      expect(analyseGraphql(req("query A { a }", {}, "B"))).toMatchObject({ ok: false, code: "GRAPHQL_VALIDATION_FAILED" });
+      expect(analyseGraphql(req("type Query { a: Int }"))).toMatchObject({ ok: false, code: "GRAPHQL_VALIDATION_FAILED" });
+    }
+  });
+
+  it("keeps only documents that parsed", () => {
+    graphqlDocuments.clear();
+    for (let i = 0; i < 3; i++) expect(analyseGraphql(req(`{ broken${i} { `))).toMatchObject({ ok: false, code: "GRAPHQL_PARSE_FAILED" });
+    expect(analyseGraphql(req("{ a" + " { b".repeat(200) + " }".repeat(200) + " }"))).toMatchObject({ ok: false });
+    expect(graphqlDocuments.size).toBe(0);
+  });
+
+  it("stays within its bounds whatever a client sends: entries, total text, entry size", () => {
+    graphqlDocuments.clear();
+    for (let i = 0; i < GRAPHQL_DOCUMENT_CACHE.maxEntries * 3; i++) analysed(req(`{ field${i} }`));
+    expect(graphqlDocuments.size).toBe(GRAPHQL_DOCUMENT_CACHE.maxEntries);
+    // The newest are kept, the oldest evicted.
+    expect(documentOf(`{ field${GRAPHQL_DOCUMENT_CACHE.maxEntries * 3 - 1} }`).plans.size).toBe(1);
+    expect(documentOf("{ field0 }").plans.size).toBe(0);
+
+    graphqlDocuments.clear();
+    const big = (i: number) => `{ f${i}(s: "${"x".repeat(GRAPHQL_DOCUMENT_CACHE.maxEntryChars - 40)}") }`;
+    for (let i = 0; i < 100; i++) analysed(req(big(i)));
+    expect(graphqlDocuments.chars).toBeLessThanOrEqual(GRAPHQL_DOCUMENT_CACHE.maxTotalChars);
+    expect(graphqlDocuments.size).toBeLessThan(100);
+
+    graphqlDocuments.clear();
+    analysed(req(`{ f(s: "${"x".repeat(GRAPHQL_DOCUMENT_CACHE.maxEntryChars)}") }`));
+    expect(graphqlDocuments.size).toBe(0);
+  });
+
+  it("moves a used document to the back of the queue", () => {
+    graphqlDocuments.clear();
+    analysed(req("{ kept }"));
+    for (let i = 0; i < GRAPHQL_DOCUMENT_CACHE.maxEntries - 1; i++) analysed(req(`{ other${i} }`));
+    analysed(req("{ kept }"));
+    analysed(req("{ newcomer }"));
+    expect(graphqlDocuments.size).toBe(GRAPHQL_DOCUMENT_CACHE.maxEntries);
+    // "{ other0 }" was the least recently used, not "{ kept }".
+    const kept = documentOf("{ kept }");
+    expect(kept.plans.size).toBe(1);
   });
 });
 

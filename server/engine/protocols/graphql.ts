@@ -3,18 +3,9 @@
 // top-level field it selects is looked up on its own (selector
 // "<operation> <field>") and the answers are composed into one `data` object
 // (docs/decisions.md, "GraphQL").
-import {
-  GraphQLError,
-  Kind,
-  parse,
-  valueFromASTUntyped,
-  type DocumentNode,
-  type FieldNode,
-  type FragmentDefinitionNode,
-  type OperationDefinitionNode,
-  type SelectionSetNode,
-} from "graphql";
+import { Kind, valueFromASTUntyped, type ArgumentNode, type FieldNode, type FragmentDefinitionNode, type OperationDefinitionNode, type SelectionSetNode, type ValueNode } from "graphql";
 import { joinRoute } from "../route";
+import { parsedDocument, type FieldPlan, type OperationPlan } from "./graphql-documents";
 import type { Placer } from "./placement";
 
 export const GRAPHQL_DEFAULT_PATH = "/graphql";
@@ -110,25 +101,13 @@ export interface GraphqlOperation {
   fields: TopField[];
 }
 
-/** Parses the document and finds the operation to run and its top-level fields (fragments and @skip/@include followed). */
+/** Parses the document (or takes it from the cache) and finds the operation to run and its top-level fields (fragments and @skip/@include followed). */
 export function analyseGraphql(req: GraphqlRequest): Parsed<GraphqlOperation> {
-  if (nestingDepth(req.query) > GRAPHQL_MAX_NESTING) return bad(`The document is nested deeper than ${GRAPHQL_MAX_NESTING} levels`, "GRAPHQL_PARSE_FAILED");
-  let doc: DocumentNode;
-  try {
-    doc = parse(req.query, { noLocation: true, maxTokens: GRAPHQL_MAX_TOKENS });
-  } catch (err) {
-    if (err instanceof GraphQLError) return bad(err.message, "GRAPHQL_PARSE_FAILED");
-    // A document nested deeper than the stack allows.
-    if (err instanceof RangeError) return bad("The document is nested too deeply", "GRAPHQL_PARSE_FAILED");
-    throw err;
-  }
-  const operations: OperationDefinitionNode[] = [];
-  const fragments = new Map<string, FragmentDefinitionNode>();
-  for (const d of doc.definitions) {
-    if (d.kind === Kind.OPERATION_DEFINITION) operations.push(d);
-    else if (d.kind === Kind.FRAGMENT_DEFINITION) fragments.set(d.name.value, d);
-    else return bad("Type system definitions cannot be executed", "GRAPHQL_VALIDATION_FAILED");
-  }
+  const parsed = parsedDocument(req.query, { maxTokens: GRAPHQL_MAX_TOKENS, maxNesting: GRAPHQL_MAX_NESTING, nestingOf: nestingDepth });
+  if (!parsed.ok) return parsed;
+  const doc = parsed.value;
+  if (doc.invalid) return bad(doc.invalid, "GRAPHQL_VALIDATION_FAILED");
+  const { operations } = doc;
   let op: OperationDefinitionNode | undefined;
   if (req.operationName !== undefined) {
     op = operations.find((o) => o.name?.value === req.operationName);
@@ -138,25 +117,72 @@ export function analyseGraphql(req: GraphqlRequest): Parsed<GraphqlOperation> {
   } else {
     return bad(operations.length === 0 ? "The document has no operation" : "Must provide operation name if query contains multiple operations", "GRAPHQL_VALIDATION_FAILED");
   }
+  let plan = doc.plans.get(op);
+  if (!plan) doc.plans.set(op, (plan = planOperation(op, doc.fragments)));
 
   const variables: Record<string, unknown> = { ...req.variables };
-  for (const v of op.variableDefinitions ?? []) {
-    const name = v.variable.name.value;
-    if (variables[name] === undefined && v.defaultValue) variables[name] = valueFromASTUntyped(v.defaultValue);
-  }
+  for (const [name, value] of plan.defaults) if (variables[name] === undefined) variables[name] = value;
 
-  const fields: TopField[] = [];
+  let fields: TopField[];
+  if (plan.fields === undefined) {
+    // An @skip/@include reads a variable: which fields run depends on this request.
+    const collected = collectFields(op, doc.fragments, variables, undefined);
+    if ("problem" in collected) return bad(collected.problem, "GRAPHQL_VALIDATION_FAILED");
+    fields = collected.fields.map((f) => ({ responseKey: f.responseKey, name: f.name, args: argumentsOf(f.node, variables) }));
+  } else if ("problem" in plan.fields) {
+    return bad(plan.fields.problem, "GRAPHQL_VALIDATION_FAILED");
+  } else {
+    fields = plan.fields.map((f) => ({ responseKey: f.responseKey, name: f.name, args: fieldArguments(f, variables) }));
+  }
+  return { ok: true, value: { operation: op.operation as OperationType, variables, fields } };
+}
+
+/** What of an operation does not depend on the request: worked out at its first request, kept with the cached document. */
+function planOperation(op: OperationDefinitionNode, fragments: Map<string, FragmentDefinitionNode>): OperationPlan {
+  const defaults: [string, unknown][] = [];
+  for (const v of op.variableDefinitions ?? []) if (v.defaultValue) defaults.push([v.variable.name.value, deepFreeze(valueFromASTUntyped(v.defaultValue))]);
+  const reads = { variables: false };
+  const collected = collectFields(op, fragments, {}, reads);
+  if (reads.variables) return { defaults, fields: undefined };
+  if ("problem" in collected) return { defaults, fields: collected };
+  const fields = collected.fields.map((f): FieldPlan => {
+    const args = f.node.arguments ?? [];
+    // Arguments with a variable anywhere are all evaluated per request, so the written order stays.
+    if (args.some((a) => usesVariable(a.value))) return { responseKey: f.responseKey, name: f.name, constantArgs: undefined, variableArgs: args };
+    return { responseKey: f.responseKey, name: f.name, constantArgs: deepFreeze(argumentValues(args, {})), variableArgs: undefined };
+  });
+  return { defaults, fields };
+}
+
+/** A field's arguments for one request: planned when constant, else with this request's variables. */
+function fieldArguments(f: FieldPlan, variables: Record<string, unknown>): Record<string, unknown> {
+  return f.variableArgs === undefined ? (f.constantArgs ?? {}) : argumentValues(f.variableArgs, variables);
+}
+
+interface CollectedField {
+  responseKey: string;
+  name: string;
+  node: FieldNode;
+}
+
+/**
+ * The operation's top-level fields through fragments and @skip/@include.
+ * With `reads`, notes whether a directive read a variable (the result then
+ * holds only for these variables).
+ */
+function collectFields(op: OperationDefinitionNode, fragments: Map<string, FragmentDefinitionNode>, variables: Record<string, unknown>, reads: { variables: boolean } | undefined): { fields: CollectedField[] } | { problem: string } {
+  const fields: CollectedField[] = [];
   const seen = new Set<string>();
   const collect = (set: SelectionSetNode, depth: number, visited: Set<string>): string | undefined => {
     for (const sel of set.selections) {
-      if (!included(sel.directives, variables)) continue;
+      if (!included(sel.directives, variables, reads)) continue;
       if (sel.kind === Kind.FIELD) {
         const responseKey = sel.alias?.value ?? sel.name.value;
         // Fields selected twice under one key merge into one answer (GraphQL field merging).
         if (seen.has(responseKey)) continue;
         seen.add(responseKey);
         if (fields.length >= GRAPHQL_MAX_FIELDS) return `More than ${GRAPHQL_MAX_FIELDS} top-level fields in one operation`;
-        fields.push({ responseKey, name: sel.name.value, args: argumentsOf(sel, variables) });
+        fields.push({ responseKey, name: sel.name.value, node: sel });
       } else {
         if (depth >= MAX_FRAGMENT_DEPTH) return "Fragments are nested too deeply";
         let inner: SelectionSetNode;
@@ -178,8 +204,28 @@ export function analyseGraphql(req: GraphqlRequest): Parsed<GraphqlOperation> {
     return undefined;
   };
   const problem = collect(op.selectionSet, 0, new Set());
-  if (problem) return bad(problem, "GRAPHQL_VALIDATION_FAILED");
-  return { ok: true, value: { operation: op.operation as OperationType, variables, fields } };
+  return problem ? { problem } : { fields };
+}
+
+function usesVariable(value: ValueNode): boolean {
+  switch (value.kind) {
+    case Kind.VARIABLE:
+      return true;
+    case Kind.LIST:
+      return value.values.some(usesVariable);
+    case Kind.OBJECT:
+      return value.fields.some((f) => usesVariable(f.value));
+    default:
+      return false;
+  }
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === "object" && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
 }
 
 /** Deepest nesting of braces, brackets and parentheses outside strings and comments (one linear pass). */
@@ -210,20 +256,26 @@ export function nestingDepth(text: string): number {
 }
 
 function argumentsOf(field: FieldNode, variables: Record<string, unknown>): Record<string, unknown> {
+  return argumentValues(field.arguments ?? [], variables);
+}
+
+/** Argument values with variables substituted (absent variables leave their argument out). */
+function argumentValues(nodes: readonly ArgumentNode[], variables: Record<string, unknown>): Record<string, unknown> {
   const args: Record<string, unknown> = {};
-  for (const a of field.arguments ?? []) {
+  for (const a of nodes) {
     const value = valueFromASTUntyped(a.value, variables);
     if (value !== undefined) args[a.name.value] = value;
   }
   return args;
 }
 
-/** @skip(if:) and @include(if:), with literal or variable conditions. */
-function included(directives: FieldNode["directives"], variables: Record<string, unknown>): boolean {
+/** @skip(if:) and @include(if:), with literal or variable conditions; `reads` notes a condition that reads a variable. */
+function included(directives: FieldNode["directives"], variables: Record<string, unknown>, reads?: { variables: boolean }): boolean {
   for (const d of directives ?? []) {
     const name = d.name.value;
     if (name !== "skip" && name !== "include") continue;
     const arg = d.arguments?.find((a) => a.name.value === "if");
+    if (reads && arg && usesVariable(arg.value)) reads.variables = true;
     const value = arg ? valueFromASTUntyped(arg.value, variables) === true : false;
     if (name === "skip" && value) return false;
     if (name === "include" && !value) return false;

@@ -67,11 +67,41 @@ describe("SSE events through the engine", () => {
     ]);
     const r = await handle(ns, { namespace: "sandbox", method: "GET", path: "/feed/9", headers: {}, query: { q: ["v"] }, body: { q: "v" } }, memoryDeps(), "sse");
     expect(r.matched && r.response.delayMs).toBe(7);
+    // Each event also comes in wire form, as formatSseEvent writes it.
     expect(r.matched && r.response.events).toEqual([
-      { eventName: "e-9", data: { q: "v" }, delayMs: 3 },
-      { eventName: undefined, data: "static", delayMs: 0 },
-      { eventName: undefined, data: undefined, delayMs: 0 },
+      { eventName: "e-9", data: { q: "v" }, delayMs: 3, wire: { eventName: "e-9", text: 'event: e-9\ndata: {"q":"v"}\n\n' } },
+      { eventName: undefined, data: "static", delayMs: 0, wire: { eventName: undefined, text: "data: static\n\n" } },
+      { eventName: undefined, data: undefined, delayMs: 0, wire: { eventName: undefined, text: "data: \n\n" } },
     ]);
+  });
+
+  it("puts events without placeholders in wire form once per mock version, templated ones per request", async () => {
+    const events = [
+      { data: { n: 1, s: "two\nlines" }, id: "i-1", retry: 500 },
+      { data: "a\r\nb", eventName: "custom" },
+      { data: { n: 3, id: "$.fake.UUID", q: "$.req.q" }, id: "$.req.q" },
+    ];
+    const ns = buildNamespace("sandbox", [mock({ sse: { eventPath: "/w6", eventName: "tick" }, response: { sseEventChain: { events } } })]);
+    const request = (q: string) => ({ namespace: "sandbox", method: "GET", path: "/w6", headers: {}, query: { q: [q] }, body: { q } });
+    const first = await handle(ns, request("x\ny"), memoryDeps(), "sse");
+    const second = await handle(ns, request("z"), memoryDeps(), "sse");
+    if (!first.matched || !second.matched) throw new Error("no match");
+    const [a, b] = [first.response.events!, second.response.events!];
+    expect(b[0]).toBe(a[0]);
+    expect(b[1]).toBe(a[1]);
+    expect(b[2]).not.toBe(a[2]);
+    // The wire form is what formatting the rendered values gives, under the name the stream writes.
+    for (const e of [...a, ...b]) {
+      const name = e.eventName ?? "tick";
+      expect(e.wire).toEqual({ eventName: name, text: formatSseEvent(name, e.data, { id: e.id, retryMs: e.retryMs }) });
+      expect(formatSseEvent(name, e.data, e)).toBe(e.wire!.text);
+    }
+    expect(a[0].wire!.text).toBe('event: tick\nid: i-1\nretry: 500\ndata: {"n":1,"s":"two\\nlines"}\n\n');
+    expect(a[1].wire!.text).toBe("event: custom\ndata: a\ndata: b\n\n");
+    expect(a[2].data).toEqual({ n: 3, id: expect.stringMatching(/^[0-9a-f-]{36}$/), q: "x\ny" });
+    expect(a[2].wire!.text).toBe(`event: tick\nid: x y\ndata: ${JSON.stringify(a[2].data)}\n\n`);
+    // Written under another name than the one it was formatted for, an event is formatted afresh.
+    expect(formatSseEvent("other", a[0].data, a[0])).toBe('event: other\nid: i-1\nretry: 500\ndata: {"n":1,"s":"two\\nlines"}\n\n');
   });
 
   it("bounds the rendered size of the whole chain, not each event", async () => {

@@ -4,6 +4,7 @@
 // see the query string as an object (an EventSource cannot send a body), plus
 // `queryParams` and `header` as for HTTP.
 import { joinRoute } from "../route";
+import type { RenderedEvent } from "../types";
 import type { Placer } from "./placement";
 
 export const placeSse: Placer = (def) => {
@@ -47,14 +48,21 @@ export function queryObject(query: Record<string, string[]>): Record<string, str
  * else as JSON, none as one empty line so the client still dispatches it),
  * then the blank line that ends the event.
  */
-export function formatSseEvent(eventName: string | undefined, data: unknown, fields?: { id?: string; retryMs?: number }): string {
+export function formatSseEvent(eventName: string | undefined, data: unknown, fields?: { id?: string; retryMs?: number; wire?: RenderedEvent["wire"] }): string {
+  // Formatted by the engine (once per mock version for an event without placeholders).
+  if (fields?.wire !== undefined && fields.wire.eventName === eventName) return fields.wire.text;
   let out = "";
   // A line break in the name would end the field early and forge others.
-  if (eventName) out += `event: ${eventName.replace(/[\r\n]+/g, " ")}\n`;
+  if (eventName) out += `event: ${oneLine(eventName)}\n`;
   // An id with NUL is ignored by clients (the spec), so it is dropped here rather than sent in vain.
-  if (fields?.id !== undefined && !fields.id.includes("\0")) out += `id: ${fields.id.replace(/[\r\n]+/g, " ")}\n`;
+  if (fields?.id !== undefined && !fields.id.includes("\0")) out += `id: ${oneLine(fields.id)}\n`;
   if (fields?.retryMs !== undefined) out += `retry: ${fields.retryMs}\n`;
   const text = data === undefined ? "" : typeof data === "string" ? data : (JSON.stringify(data) ?? "");
+  // JSON text never has a raw line break: most data is one line.
+  if (!hasLineBreak(text)) return `${out}data: ${text}\n\n`;
   for (const line of text.split(/\r\n|\r|\n/)) out += `data: ${line}\n`;
   return out + "\n";
 }
+
+const hasLineBreak = (text: string) => text.includes("\n") || text.includes("\r");
+const oneLine = (text: string) => (hasLineBreak(text) ? text.replace(/[\r\n]+/g, " ") : text);
