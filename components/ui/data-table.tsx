@@ -4,7 +4,7 @@
 // envelope's message on error, an empty state that teaches, then the rows
 // (@tanstack/react-table renders the columns). Rows can be searched in place,
 // opened with Enter and walked with the arrow keys, and expanded into details.
-import { type ColumnDef, tableFeatures, useTable } from "@tanstack/react-table";
+import { type ColumnDef, type RowData, tableFeatures, useTable } from "@tanstack/react-table";
 import type { LucideIcon } from "lucide-react";
 import { Search } from "lucide-react";
 import { Fragment, useMemo, useRef, useState } from "react";
@@ -17,7 +17,7 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from ".
 
 const features = tableFeatures({});
 
-export interface DataColumn<T> {
+export interface DataColumn<T extends RowData> {
   id: string;
   /** Column title; an empty string leaves a header only screen readers read (`srHeader`). */
   header: React.ReactNode;
@@ -27,7 +27,7 @@ export interface DataColumn<T> {
   headClassName?: string;
 }
 
-export interface DataTableProps<T> {
+export interface DataTableProps<T extends RowData> {
   /** Accessible name of the table ("Users"); also names the loading state. */
   label: string;
   columns: DataColumn<T>[];
@@ -57,7 +57,7 @@ export interface DataTableProps<T> {
   skeletonRows?: number;
 }
 
-export function DataTable<T>({
+export function DataTable<T extends RowData>({
   label,
   columns,
   data,
@@ -85,7 +85,7 @@ export function DataTable<T>({
     () => columns.map((c) => ({ id: c.id, header: () => c.header, cell: (ctx) => c.cell(ctx.row.original) })),
     [columns],
   );
-  const table = useTable({ features, rowModels: {}, columns: defs, data: shown, getRowId: (row) => rowKey(row) });
+  const table = useTable({ features, columns: defs, data: shown, getRowId: (row) => rowKey(row) });
 
   function onRowKey(e: React.KeyboardEvent<HTMLTableRowElement>, index: number, row: T) {
     if (e.target !== e.currentTarget) return;

@@ -19,7 +19,7 @@ import { useNamespace } from "../../_components/namespace-context";
 
 type Show = "all" | "matched" | "unmatched";
 
-interface LogRow {
+type LogRow = {
   key: string;
   matched: boolean;
   at: string;
@@ -34,7 +34,7 @@ interface LogRow {
   query: unknown;
   body: unknown;
   response: unknown;
-}
+};
 
 function Json({ label, value }: { label: string; value: unknown }) {
   const empty = value === null || value === undefined || (typeof value === "object" && Object.keys(value as object).length === 0);

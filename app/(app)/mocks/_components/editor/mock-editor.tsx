@@ -36,7 +36,8 @@ import { HistoryTab } from "./history-tab";
 import { JsonTab } from "./json-tab";
 import { TryIt } from "./try-it";
 
-const HTTP_LIKE = new Set(["http", "graphql", "soap", "mcp", "sse", "s3"]);
+/** Protocols Try it can call from the browser: HTTP-borne ones and WebSocket. */
+const TRIED = new Set(["http", "graphql", "soap", "mcp", "sse", "s3", "socket"]);
 
 export interface MockEditorProps {
   /** The saved mock's id; absent for a new one. */
@@ -273,7 +274,7 @@ export function MockEditor({ mockId, initial, deleted = false, version, fromUnde
         {mockId ? (
           <>
             <TabsContent value="try">
-              {HTTP_LIKE.has(protocol) ? <TryIt mockId={mockId} draft={draft} /> : <Alert title="Try it sends HTTP requests">A {protocolLabel(protocol)} mock is called with a {protocolLabel(protocol)} client; its calls show in the request log.</Alert>}
+              {TRIED.has(protocol) ? <TryIt mockId={mockId} draft={draft} protocol={protocol} /> : <Alert title="Try it calls HTTP and WebSocket mocks">A {protocolLabel(protocol)} mock is called with a {protocolLabel(protocol)} client; its calls show in the request log.</Alert>}
             </TabsContent>
             <TabsContent value="history">
               <HistoryTab mockId={mockId} deleted={deleted} />
