@@ -173,6 +173,7 @@ test("operators read as words, versions as sentences, WebSocket by its name", as
     await expect(versions).toContainText("Restored version 1");
     await expect(versions).not.toContainText("restored_version");
   }
+  await page.getByRole("tab", { name: "Form" }).click();
   await choose(page, "Protocol", "WebSocket");
   await expect(page.getByText("WebSocket clients connect")).toBeVisible();
   await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Namespace settings" })).toBeVisible();

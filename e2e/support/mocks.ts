@@ -34,7 +34,8 @@ export async function patchMock(api: APIRequestContext, namespace: string, id: s
 export async function fillCode(page: Page, label: string, text: string) {
   const box = page.getByTestId(`code-editor-${label}`);
   const lines = box.locator(".view-lines");
-  await expect(lines).toBeVisible();
+  // Monaco loads on first use; on a busy machine that takes a while.
+  await expect(lines).toBeVisible({ timeout: 30_000 });
   await lines.click();
   await page.keyboard.press("ControlOrMeta+a");
   await page.keyboard.press("Delete");

@@ -13,7 +13,15 @@ export interface TakenId {
 export function IdTakenDialog({ taken, pending, onOverwrite, onPickAnother, onOpenExisting }: { taken: TakenId | null; pending: boolean; onOverwrite: () => void; onPickAnother: () => void; onOpenExisting: () => void }) {
   return (
     <Dialog open={taken !== null} onOpenChange={(o) => !o && onPickAnother()}>
-      <DialogContent role="alertdialog" className="max-w-lg">
+      <DialogContent
+        role="alertdialog"
+        className="max-w-lg"
+        // Back to the id, not to Save: picking another id is what closing means here.
+        onCloseAutoFocus={(e) => {
+          e.preventDefault();
+          document.getElementById("mock-id")?.focus();
+        }}
+      >
         <DialogHeader>
           <DialogTitle>The id “{taken?.id}” is already taken</DialogTitle>
           <DialogDescription className="break-words">

@@ -303,10 +303,7 @@ export function MockEditor({ mockId, initial, deleted = false, version, fromUnde
         taken={taken}
         pending={saving}
         onOverwrite={() => void submit("overwrite")}
-        onPickAnother={() => {
-          setTaken(null);
-          document.getElementById("mock-id")?.focus();
-        }}
+        onPickAnother={() => setTaken(null)}
         onOpenExisting={() => taken && router.push(hrefWithNs(`/mocks/${encodeURIComponent(taken.id)}`))}
       />
       <ConfirmDialog
