@@ -57,6 +57,8 @@ export function CodeEditor({ value, onChange, language, label, path, height = 24
           height={height}
           onChange={(v) => onChange?.(v ?? "")}
           onValidate={onValidate}
+          // Measured once more after the first paint: mounted while the page is still laying out, the editor can keep a one-line box.
+          onMount={(editor) => requestAnimationFrame(() => editor.layout())}
           options={{ ...OPTIONS, readOnly, ariaLabel: label }}
           loading={<Skeleton className="h-full w-full rounded-none" />}
         />

@@ -141,7 +141,8 @@ export function UndefinedRequestsPage() {
             <Json label="Body" value={r.body} />
           </div>
         )}
-        filtered={Boolean(q) || includeIgnored}
+        // Showing ignored ones only adds rows: with nothing at all, the teaching empty state is right.
+        filtered={Boolean(q)}
         toolbar={
           <div className="flex flex-wrap items-center gap-4">
             <Input type="search" aria-label="Search undefined requests" placeholder="Search method or path…" className="max-w-sm" value={search} onChange={(e) => setSearch(e.target.value)} />
