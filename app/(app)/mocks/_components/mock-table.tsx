@@ -53,13 +53,12 @@ export function MockTable({ mocks, selected, onSelect, hrefOf, onOpen }: Props) 
           <TableHead className="w-10">
             <Checkbox aria-label="Select all on this page" checked={allOn ? true : someOn ? "indeterminate" : false} onCheckedChange={(v) => onSelect(mocks.map((m) => m.id), v === true)} />
           </TableHead>
-          <TableHead className="w-[22%]">Mock</TableHead>
-          <TableHead className="w-28">Protocol</TableHead>
+          <TableHead className="w-[24%]">Mock and tags</TableHead>
+          <TableHead className="w-24">Protocol</TableHead>
           <TableHead>Endpoint and conditions</TableHead>
-          <TableHead className="w-20 text-right">Priority</TableHead>
-          <TableHead className="hidden w-[14%] xl:table-cell">Tags</TableHead>
+          <TableHead className="w-24 text-right">Priority</TableHead>
           <TableHead className="w-20 text-right">Uses</TableHead>
-          <TableHead className="hidden w-32 lg:table-cell">Updated</TableHead>
+          <TableHead className="hidden w-28 2xl:table-cell">Updated</TableHead>
         </TableRow>
       </TableHeader>
       <TableBody>
@@ -84,6 +83,16 @@ export function MockTable({ mocks, selected, onSelect, hrefOf, onOpen }: Props) 
               <Link href={hrefOf(m.id)} className="block truncate font-mono text-xs font-medium hover:underline" tabIndex={-1} title={m.id}>
                 {m.id}
               </Link>
+              {m.tags?.length ? (
+                // Under the id rather than a column of their own: the endpoint needs the width.
+                <div className="mt-1 flex flex-wrap gap-1 overflow-hidden" aria-label="Tags">
+                  {m.tags.map((t) => (
+                    <Badge key={t} variant="outline" className="max-w-full truncate">
+                      {t}
+                    </Badge>
+                  ))}
+                </div>
+              ) : null}
             </TableCell>
             <TableCell>
               <ProtocolBadge protocol={m.protocol} />
@@ -98,20 +107,11 @@ export function MockTable({ mocks, selected, onSelect, hrefOf, onOpen }: Props) 
               <Conditions mock={m} />
             </TableCell>
             <TableCell className="text-right tabular-nums">{m.priority ?? 0}</TableCell>
-            <TableCell className="hidden xl:table-cell">
-              <div className="flex flex-wrap gap-1 overflow-hidden">
-                {(m.tags ?? []).map((t) => (
-                  <Badge key={t} variant="outline" className="max-w-full truncate">
-                    {t}
-                  </Badge>
-                ))}
-              </div>
-            </TableCell>
             <TableCell className="text-right tabular-nums">
               {m.useCounter}
               {m.useLimiter ? <span className="text-muted-foreground">/{m.useLimiter}</span> : null}
             </TableCell>
-            <TableCell className="hidden whitespace-nowrap text-muted-foreground lg:table-cell">{formatRelative(new Date(m.updatedAt).toISOString())}</TableCell>
+            <TableCell className="hidden whitespace-nowrap text-muted-foreground 2xl:table-cell">{formatRelative(new Date(m.updatedAt).toISOString())}</TableCell>
           </TableRow>
         ))}
       </TableBody>
