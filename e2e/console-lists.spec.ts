@@ -96,8 +96,11 @@ test("typing $.fake. in the payload offers the generators, unclipped on the firs
   await fillCode(page, "Response payload", '"$.fake"');
   // Into the string, after "fake": the dot is the completion's trigger character.
   await page.keyboard.press("ArrowLeft");
-  await page.keyboard.type(".Em");
+  await page.keyboard.type(".");
   const suggest = page.locator(".suggest-widget.visible");
+  await expect(suggest).toContainText("$.fake");
+  // As a person types: each key after the list has come back.
+  await page.keyboard.type("Em", { delay: 150 });
   await expect(suggest).toContainText("Email");
   await expect(suggest).not.toContainText("generated data");
   // On the first line the box is drawn above the editor, outside the box that used to clip it.
