@@ -12,6 +12,8 @@ test.beforeAll(async () => {
 });
 
 test("create an HTTP mock with a condition in the form, try it, edit it as JSON, compare versions and restore one", async ({ page }) => {
+  // The longest walk through the editor: Monaco loads several times.
+  test.slow();
   await loginViaUi(page, ws.owner);
   const id = uniq("express-orders");
   await page.goto(`/mocks/new?ns=${ws.namespace}`);

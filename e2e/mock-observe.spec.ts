@@ -78,7 +78,7 @@ test("the request log updates live without a reload, per namespace and per mock;
   await page.goto(`/dashboard?ns=${ws.namespace}`);
   await expect(page.getByRole("heading", { name: "Dashboard", level: 1 })).toBeVisible();
   await expect(page.getByText("3 stub requests answered in the period")).toBeVisible();
-  await expect(page.getByRole("list", { name: "Mocks per protocol" })).toContainText("http");
+  await expect(page.getByRole("list", { name: "Mocks per protocol" })).toContainText("HTTP");
   await expect(page.getByRole("list", { name: "Recent activity" })).toContainText(id);
   await screenshot(page, "dashboard");
   await page.emulateMedia({ colorScheme: "dark" });

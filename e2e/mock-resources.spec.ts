@@ -73,7 +73,7 @@ test("namespace page: owners manage members and roles, and copy mocks to another
   const mockId = await createMock(api, ws.namespace, { id: uniq("copied"), http: { route: "/copy-me" } });
   await loginViaUi(page, ws.owner);
   await page.goto(`/namespaces?ns=${ws.namespace}`);
-  await expect(page.getByRole("heading", { name: "Namespace", level: 1 })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Namespace settings", level: 1 })).toBeVisible();
   const members = page.getByRole("table", { name: "Members" });
   await expect(members).toContainText(ws.owner.username);
   await page.getByLabel("Username").fill(colleague.username);

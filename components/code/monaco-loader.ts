@@ -37,10 +37,13 @@ function registerTemplateCompletions(monaco: Monaco) {
         if (typed === undefined) return { suggestions: [] };
         const range = { startLineNumber: position.lineNumber, endLineNumber: position.lineNumber, startColumn: position.column - typed.length, endColumn: position.column };
         const kind = monaco.languages.CompletionItemKind.Variable;
+        // Accepting "fake." (or "req.") types no trigger character, so the item asks for the next list itself.
+        const again = { id: "editor.action.triggerSuggest", title: "More placeholders" };
         const suggestions = fake
           ? fakeNames.map((name) => ({ label: name, kind, insertText: name, range, detail: "$.fake" }))
-          : PLACEHOLDERS.map(([name, detail]) => ({ label: name, kind, insertText: name, range, detail }));
-        return { suggestions };
+          : PLACEHOLDERS.map(([name, detail]) => ({ label: name, kind, insertText: name, range, detail, ...(name.endsWith(".") ? { command: again } : {}) }));
+        // Incomplete: typing on asks again, so "$.fake" followed by "." moves from the roots to the generators.
+        return { suggestions, incomplete: true };
       },
     });
   }

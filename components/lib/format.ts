@@ -3,9 +3,16 @@
 const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
 const dateOnly = new Intl.DateTimeFormat(undefined, { dateStyle: "medium" });
 const relative = new Intl.RelativeTimeFormat(undefined, { numeric: "auto" });
+// Log lines a few milliseconds apart must not look simultaneous.
+const precise = new Intl.DateTimeFormat(undefined, { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", second: "2-digit", fractionalSecondDigits: 3, hourCycle: "h23" });
 
 export function formatDateTime(iso: string | null | undefined, fallback = "—"): string {
   return iso ? dateTime.format(new Date(iso)) : fallback;
+}
+
+/** "Nov 23, 16:12:03.417": to the millisecond, for request logs. */
+export function formatPreciseTime(iso: string | null | undefined, fallback = "—"): string {
+  return iso ? precise.format(new Date(iso)) : fallback;
 }
 
 export function formatDate(iso: string | null | undefined, fallback = "—"): string {

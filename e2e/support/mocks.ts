@@ -24,11 +24,18 @@ export async function createMock(api: APIRequestContext, namespace: string, mock
   return (await res.json()).mock.id as string;
 }
 
+/** Merges `patch` into a mock (PATCH, a new version); REST decides nothing else about ids. */
+export async function patchMock(api: APIRequestContext, namespace: string, id: string, patch: Record<string, unknown>) {
+  const res = await api.patch(`/api/v1/mocks/${encodeURIComponent(id)}?namespace=${namespace}`, { data: patch });
+  expect(res.status(), await res.text()).toBe(200);
+}
+
 /** Replaces the whole text of the monaco editor labelled `label`. */
 export async function fillCode(page: Page, label: string, text: string) {
   const box = page.getByTestId(`code-editor-${label}`);
   const lines = box.locator(".view-lines");
-  await expect(lines).toBeVisible();
+  // Monaco loads on first use; on a busy machine that takes a while.
+  await expect(lines).toBeVisible({ timeout: 30_000 });
   await lines.click();
   await page.keyboard.press("ControlOrMeta+a");
   await page.keyboard.press("Delete");

@@ -1,4 +1,5 @@
 "use client";
+// The namespace at a glance: counts, hits over time, mocks per protocol and the latest changes.
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Boxes, FileQuestion, History, Plus, Trash2 } from "lucide-react";
 import Link from "next/link";
@@ -14,6 +15,8 @@ import { PageHeader } from "@/components/ui/page-header";
 import { Skeleton } from "@/components/ui/skeleton";
 import { Tabs, TabsList, TabsTrigger } from "@/components/ui/tabs";
 import { useNamespace } from "../../_components/namespace-context";
+import { protocolLabel } from "../../mocks/_components/protocol-badge";
+import { versionChangeLabel } from "../../mocks/_components/version-change";
 import { HitsChart } from "./hits-chart";
 
 type Range = "1h" | "24h" | "7d";
@@ -24,7 +27,8 @@ function Stat({ label, value, href, icon: Icon }: { label: string; value: number
       <div className="flex items-center gap-2 text-sm text-muted-foreground">
         <Icon className="size-4" aria-hidden /> {label}
       </div>
-      <p className="mt-2 text-2xl font-semibold tabular-nums">{value ?? <Skeleton className="h-8 w-12" />}</p>
+      {/* A div, not a p: the skeleton is a div, and a div inside a p is re-parented by the HTML parser (a hydration error). */}
+      <div className="mt-2 text-2xl font-semibold tabular-nums">{value ?? <Skeleton className="h-8 w-12" />}</div>
     </Link>
   );
 }
@@ -93,8 +97,8 @@ export function DashboardPage() {
               <ul aria-label="Mocks per protocol" className="flex flex-col gap-2">
                 {protocols.map((p) => (
                   <li key={p.protocol} className="grid grid-cols-[6rem_1fr_3rem] items-center gap-3 text-sm">
-                    <Link href={hrefWithNs(`/mocks?protocol=${p.protocol}`)} className="font-mono uppercase hover:underline">
-                      {p.protocol}
+                    <Link href={hrefWithNs(`/mocks?protocol=${p.protocol}`)} className="font-mono hover:underline">
+                      {protocolLabel(p.protocol)}
                     </Link>
                     <span className="h-2 rounded-full bg-primary/80" style={{ width: `${(p.count / max) * 100}%` }} aria-hidden />
                     <span className="text-right tabular-nums">{p.count}</span>
@@ -121,7 +125,7 @@ export function DashboardPage() {
                       {r.mockId}
                     </Link>
                     <span className="text-muted-foreground">
-                      {r.change} (v{r.version}){r.createdBy ? ` by ${r.createdBy}` : ""}
+                      {versionChangeLabel(r.change)} (v{r.version}){r.createdBy ? ` by ${r.createdBy}` : ""}
                     </span>
                     <span className="ml-auto whitespace-nowrap text-xs text-muted-foreground">{formatRelative(r.at)}</span>
                   </li>

@@ -22,6 +22,7 @@ import { BatchActions } from "./batch-actions";
 import { exampleMock } from "./example-mock";
 import { FolderTree } from "./folder-tree";
 import { MockTable } from "./mock-table";
+import { PROTOCOL_LABELS } from "./protocol-badge";
 import { useGlobalShortcuts } from "./use-global-shortcuts";
 import { useUrlParams } from "./use-url-params";
 
@@ -164,7 +165,7 @@ export function MocksPage() {
                 <SelectItem value={ANY}>All protocols</SelectItem>
                 {PROTOCOLS.map((p) => (
                   <SelectItem key={p} value={p}>
-                    {p}
+                    {PROTOCOL_LABELS[p]}
                   </SelectItem>
                 ))}
               </SelectContent>

@@ -32,7 +32,7 @@ export function NamespacePage() {
   return (
     <>
       <PageHeader
-        title="Namespace"
+        title="Namespace settings"
         description={
           current ? (
             <>

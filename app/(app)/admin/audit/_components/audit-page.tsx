@@ -1,4 +1,5 @@
 "use client";
+// The audit log for administrators: filter by action prefix and actor, page through, export.
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { Download, ScrollText } from "lucide-react";
 import { useState } from "react";
@@ -6,17 +7,15 @@ import type { z } from "zod";
 import { useTRPC } from "@/app/_trpc/client";
 import { formatDateTime } from "@/components/lib/format";
 import { useDebounced } from "@/components/lib/use-debounced";
-import { ApiErrorAlert } from "@/components/ui/api-error-alert";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent } from "@/components/ui/card";
-import { EmptyState } from "@/components/ui/empty-state";
+import { DataTable, type DataColumn } from "@/components/ui/data-table";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { PageHeader } from "@/components/ui/page-header";
-import { SkeletonRows } from "@/components/ui/skeleton";
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { AuditFormat } from "@/server/contracts/audit";
+import type { RouterOutputs } from "../../../mocks/_components/types";
 
 const PAGE_SIZE = 50;
 const FORMAT_LABEL: Record<z.infer<typeof AuditFormat>, string> = { csv: "CSV", json: "JSON", syslog: "Syslog", cef: "CEF" };
@@ -25,6 +24,30 @@ function detailsText(details: unknown): string {
   if (details === null || details === undefined) return "";
   return typeof details === "string" ? details : JSON.stringify(details);
 }
+
+type AuditEvent = RouterOutputs["audit"]["list"]["events"][number];
+
+const COLUMNS: DataColumn<AuditEvent>[] = [
+  { id: "time", header: "Time", className: "whitespace-nowrap", cell: (e) => formatDateTime(e.at) },
+  { id: "actor", header: "Actor", className: "font-medium whitespace-nowrap", cell: (e) => e.actorName },
+  { id: "action", header: "Action", cell: (e) => <code className="font-mono text-xs">{e.action}</code> },
+  { id: "outcome", header: "Outcome", cell: (e) => (e.outcome === "success" ? <Badge variant="success">Success</Badge> : <Badge variant="destructive">Failure</Badge>) },
+  { id: "namespace", header: "Namespace", cell: (e) => e.namespace ?? <span className="text-muted-foreground">—</span> },
+  { id: "ip", header: "IP", className: "font-mono text-xs", cell: (e) => e.ip ?? "—" },
+  {
+    id: "details",
+    header: "Details",
+    className: "max-w-72",
+    cell: (e) => {
+      const details = detailsText(e.details);
+      return (
+        <span className="block truncate font-mono text-xs text-muted-foreground" title={details}>
+          {details || "—"}
+        </span>
+      );
+    },
+  },
+];
 
 export function AuditPage() {
   const trpc = useTRPC();
@@ -86,68 +109,35 @@ export function AuditPage() {
               />
             </div>
           </div>
-          {list.isLoading ? (
-            <SkeletonRows rows={6} label="Loading audit events" />
-          ) : list.error ? (
-            <ApiErrorAlert error={list.error} />
-          ) : events.length === 0 ? (
-            <EmptyState icon={ScrollText} title={filters.action || filters.actor ? "No events match" : "No events yet"}>
-              {filters.action || filters.actor
-                ? "Actions are matched from the start (auth. finds auth.login and auth.logout); actors by exact username."
-                : "Sign-ins, token changes and admin actions appear here as they happen."}
-            </EmptyState>
-          ) : (
-            <>
-              <Table aria-label="Audit events">
-                <TableHeader>
-                  <TableRow>
-                    <TableHead>Time</TableHead>
-                    <TableHead>Actor</TableHead>
-                    <TableHead>Action</TableHead>
-                    <TableHead>Outcome</TableHead>
-                    <TableHead>Namespace</TableHead>
-                    <TableHead>IP</TableHead>
-                    <TableHead>Details</TableHead>
-                  </TableRow>
-                </TableHeader>
-                <TableBody>
-                  {events.map((e) => {
-                    const details = detailsText(e.details);
-                    return (
-                      <TableRow key={e.id}>
-                        <TableCell className="whitespace-nowrap">{formatDateTime(e.at)}</TableCell>
-                        <TableCell className="font-medium whitespace-nowrap">{e.actorName}</TableCell>
-                        <TableCell>
-                          <code className="font-mono text-xs">{e.action}</code>
-                        </TableCell>
-                        <TableCell>{e.outcome === "success" ? <Badge variant="success">Success</Badge> : <Badge variant="destructive">Failure</Badge>}</TableCell>
-                        <TableCell>{e.namespace ?? <span className="text-muted-foreground">—</span>}</TableCell>
-                        <TableCell className="font-mono text-xs">{e.ip ?? "—"}</TableCell>
-                        <TableCell className="max-w-72">
-                          <span className="block truncate font-mono text-xs text-muted-foreground" title={details}>
-                            {details || "—"}
-                          </span>
-                        </TableCell>
-                      </TableRow>
-                    );
-                  })}
-                </TableBody>
-              </Table>
-              <nav aria-label="Pages" className="flex items-center justify-between text-sm text-muted-foreground">
-                <span>
-                  {offset + 1}–{Math.min(offset + PAGE_SIZE, total)} of {total}
-                </span>
-                <div className="flex gap-2">
-                  <Button variant="outline" size="sm" disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - PAGE_SIZE))}>
-                    Newer
-                  </Button>
-                  <Button variant="outline" size="sm" disabled={offset + PAGE_SIZE >= total} onClick={() => setOffset(offset + PAGE_SIZE)}>
-                    Older
-                  </Button>
-                </div>
-              </nav>
-            </>
-          )}
+          <DataTable
+            label="Audit events"
+            columns={COLUMNS}
+            data={list.data?.events}
+            isLoading={list.isLoading}
+            error={list.error}
+            rowKey={(e) => String(e.id)}
+            filtered={Boolean(filters.action || filters.actor)}
+            skeletonRows={6}
+            empty={{ icon: ScrollText, title: "No events yet", body: "Sign-ins, token changes and admin actions appear here as they happen." }}
+            noMatch={{ title: "No events match", body: "Actions are matched from the start (auth. finds auth.login and auth.logout); actors by exact username." }}
+            footer={
+              events.length ? (
+                <nav aria-label="Pages" className="flex items-center justify-between text-sm text-muted-foreground">
+                  <span>
+                    {offset + 1}–{Math.min(offset + PAGE_SIZE, total)} of {total}
+                  </span>
+                  <div className="flex gap-2">
+                    <Button variant="outline" size="sm" disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - PAGE_SIZE))}>
+                      Newer
+                    </Button>
+                    <Button variant="outline" size="sm" disabled={offset + PAGE_SIZE >= total} onClick={() => setOffset(offset + PAGE_SIZE)}>
+                      Older
+                    </Button>
+                  </div>
+                </nav>
+              ) : null
+            }
+          />
         </CardContent>
       </Card>
     </>

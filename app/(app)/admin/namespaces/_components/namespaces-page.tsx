@@ -1,4 +1,5 @@
 "use client";
+// Namespaces for administrators: search, create, members, delete and restore.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Boxes, Search } from "lucide-react";
 import { useState } from "react";
@@ -7,18 +8,15 @@ import type { z } from "zod";
 import { useTRPC } from "@/app/_trpc/client";
 import { formatDate } from "@/components/lib/format";
 import { useDebounced } from "@/components/lib/use-debounced";
-import { ApiErrorAlert } from "@/components/ui/api-error-alert";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent } from "@/components/ui/card";
 import { Checkbox } from "@/components/ui/checkbox";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
-import { EmptyState } from "@/components/ui/empty-state";
+import { DataTable, type DataColumn } from "@/components/ui/data-table";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { PageHeader } from "@/components/ui/page-header";
-import { SkeletonRows } from "@/components/ui/skeleton";
-import { Table, TableActionsCell, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import type { AdminNamespaceView } from "@/server/contracts/namespaces";
 import { CreateNamespaceDialog } from "./create-namespace-dialog";
 import { MembersDialog } from "./members-dialog";
@@ -56,7 +54,45 @@ export function NamespacesPage() {
       onError: toastError,
     }),
   );
-  const namespaces = list.data?.namespaces ?? [];
+  const columns: DataColumn<Namespace>[] = [
+    {
+      id: "name",
+      header: "Name",
+      cell: (ns) => (
+        <>
+          <span className="font-medium text-foreground">{ns.name}</span>
+          {ns.description ? <span className="block text-xs text-muted-foreground">{ns.description}</span> : null}
+        </>
+      ),
+    },
+    { id: "owner", header: "Owner", cell: (ns) => ns.owner?.username ?? <span className="text-muted-foreground">—</span> },
+    { id: "members", header: "Members", cell: (ns) => ns.memberCount },
+    { id: "created", header: "Created", cell: (ns) => formatDate(ns.createdAt) },
+    { id: "status", header: "Status", cell: (ns) => (ns.deletedAt ? <Badge variant="destructive">Deleted {formatDate(ns.deletedAt)}</Badge> : <Badge variant="success">Active</Badge>) },
+    {
+      id: "actions",
+      header: "",
+      srHeader: "Actions",
+      cell: (ns) => (
+        <div className="flex justify-end gap-2">
+          {ns.deletedAt ? (
+            <Button variant="outline" size="sm" aria-label={`Restore ${ns.name}`} pending={restore.isPending && restore.variables?.namespace === ns.name} onClick={() => restore.mutate({ namespace: ns.name })}>
+              Restore
+            </Button>
+          ) : (
+            <>
+              <Button variant="outline" size="sm" aria-label={`Members of ${ns.name}`} onClick={() => setMembersOf(ns.name)}>
+                Members
+              </Button>
+              <Button variant="outline" size="sm" className="text-destructive hover:text-destructive" aria-label={`Delete ${ns.name}`} onClick={() => setDeleting(ns)}>
+                Delete
+              </Button>
+            </>
+          )}
+        </div>
+      ),
+    },
+  ];
 
   return (
     <>
@@ -67,72 +103,32 @@ export function NamespacesPage() {
       />
       <Card>
         <CardContent className="flex flex-col gap-4 pt-6">
-          <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
-            <div className="relative max-w-sm flex-1">
-              <Search className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground" aria-hidden />
-              <Input type="search" aria-label="Search namespaces" placeholder="Search by name" className="pl-9" value={search} onChange={(e) => setSearch(e.target.value)} />
-            </div>
-            <div className="flex items-center gap-2">
-              <Checkbox id="show-deleted" checked={showDeleted} onCheckedChange={(c) => setShowDeleted(c === true)} />
-              <Label htmlFor="show-deleted" className="font-normal">
-                Show deleted
-              </Label>
-            </div>
-          </div>
-          {list.isLoading ? (
-            <SkeletonRows rows={4} label="Loading namespaces" />
-          ) : list.error ? (
-            <ApiErrorAlert error={list.error} />
-          ) : namespaces.length === 0 ? (
-            <EmptyState icon={Boxes} title={debounced ? "No namespaces match" : "No namespaces yet"}>
-              {debounced ? "Try another part of the name." : "Create one namespace per team or project so their mocks never collide."}
-            </EmptyState>
-          ) : (
-            <Table aria-label="Namespaces">
-              <TableHeader>
-                <TableRow>
-                  <TableHead>Name</TableHead>
-                  <TableHead>Owner</TableHead>
-                  <TableHead>Members</TableHead>
-                  <TableHead>Created</TableHead>
-                  <TableHead>Status</TableHead>
-                  <TableHead>
-                    <span className="sr-only">Actions</span>
-                  </TableHead>
-                </TableRow>
-              </TableHeader>
-              <TableBody>
-                {namespaces.map((ns) => (
-                  <TableRow key={ns.id} className={ns.deletedAt ? "text-muted-foreground" : undefined}>
-                    <TableCell>
-                      <span className="font-medium text-foreground">{ns.name}</span>
-                      {ns.description ? <span className="block text-xs text-muted-foreground">{ns.description}</span> : null}
-                    </TableCell>
-                    <TableCell>{ns.owner?.username ?? <span className="text-muted-foreground">—</span>}</TableCell>
-                    <TableCell>{ns.memberCount}</TableCell>
-                    <TableCell>{formatDate(ns.createdAt)}</TableCell>
-                    <TableCell>{ns.deletedAt ? <Badge variant="destructive">Deleted {formatDate(ns.deletedAt)}</Badge> : <Badge variant="success">Active</Badge>}</TableCell>
-                    <TableActionsCell>
-                      {ns.deletedAt ? (
-                        <Button variant="outline" size="sm" aria-label={`Restore ${ns.name}`} pending={restore.isPending && restore.variables?.namespace === ns.name} onClick={() => restore.mutate({ namespace: ns.name })}>
-                          Restore
-                        </Button>
-                      ) : (
-                        <>
-                          <Button variant="outline" size="sm" aria-label={`Members of ${ns.name}`} onClick={() => setMembersOf(ns.name)}>
-                            Members
-                          </Button>
-                          <Button variant="outline" size="sm" className="text-destructive hover:text-destructive" aria-label={`Delete ${ns.name}`} onClick={() => setDeleting(ns)}>
-                            Delete
-                          </Button>
-                        </>
-                      )}
-                    </TableActionsCell>
-                  </TableRow>
-                ))}
-              </TableBody>
-            </Table>
-          )}
+          <DataTable
+            label="Namespaces"
+            columns={columns}
+            data={list.data?.namespaces}
+            isLoading={list.isLoading}
+            error={list.error}
+            rowKey={(ns) => ns.id}
+            rowClassName={(ns) => (ns.deletedAt ? "text-muted-foreground" : undefined)}
+            filtered={Boolean(debounced)}
+            toolbar={
+              <div className="flex w-full flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
+                <div className="relative max-w-sm flex-1">
+                  <Search className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground" aria-hidden />
+                  <Input type="search" aria-label="Search namespaces" placeholder="Search by name" className="pl-9" value={search} onChange={(e) => setSearch(e.target.value)} />
+                </div>
+                <div className="flex items-center gap-2">
+                  <Checkbox id="show-deleted" checked={showDeleted} onCheckedChange={(c) => setShowDeleted(c === true)} />
+                  <Label htmlFor="show-deleted" className="font-normal">
+                    Show deleted
+                  </Label>
+                </div>
+              </div>
+            }
+            empty={{ icon: Boxes, title: "No namespaces yet", body: "Create one namespace per team or project so their mocks never collide." }}
+            noMatch={{ title: "No namespaces match", body: "Try another part of the name." }}
+          />
         </CardContent>
       </Card>
       <MembersDialog namespace={membersOf} onClose={() => setMembersOf(null)} />

@@ -1,4 +1,5 @@
 "use client";
+// Users for administrators: search, create, edit, set a password, disable, delete.
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { MoreHorizontal, Search, Users } from "lucide-react";
 import { useState } from "react";
@@ -6,17 +7,14 @@ import { toast } from "sonner";
 import { useTRPC } from "@/app/_trpc/client";
 import { formatRelative } from "@/components/lib/format";
 import { useDebounced } from "@/components/lib/use-debounced";
-import { ApiErrorAlert } from "@/components/ui/api-error-alert";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent } from "@/components/ui/card";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuSeparator, DropdownMenuTrigger } from "@/components/ui/dropdown-menu";
-import { EmptyState } from "@/components/ui/empty-state";
+import { DataTable, type DataColumn } from "@/components/ui/data-table";
 import { Input } from "@/components/ui/input";
 import { PageHeader } from "@/components/ui/page-header";
-import { SkeletonRows } from "@/components/ui/skeleton";
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import type { AdminUserView } from "@/server/contracts/users";
 import { CreateUserDialog } from "./create-user-dialog";
 import { EditUserDialog } from "./edit-user-dialog";
@@ -63,8 +61,62 @@ export function UsersPage() {
     }),
   );
 
-  const users = list.data?.users ?? [];
   const total = list.data?.total ?? 0;
+  const columns: DataColumn<AdminUserView>[] = [
+    {
+      id: "user",
+      header: "User",
+      cell: (u) => (
+        <>
+          <span className="font-medium text-foreground">{u.username}</span>
+          {u.fullName ? <span className="block text-xs text-muted-foreground">{u.fullName}</span> : null}
+        </>
+      ),
+    },
+    {
+      id: "email",
+      header: "E-mail",
+      cell: (u) => (
+        <>
+          {u.email ?? <span className="text-muted-foreground">—</span>}
+          {u.email && !u.emailVerified ? <span className="block text-xs text-muted-foreground">not verified</span> : null}
+        </>
+      ),
+    },
+    { id: "role", header: "Role", cell: (u) => (u.role === "admin" ? <Badge>Admin</Badge> : <Badge variant="secondary">User</Badge>) },
+    { id: "source", header: "Signs in with", cell: (u) => SOURCE[u.authSource] },
+    { id: "namespaces", header: "Namespaces", cell: (u) => u.namespaceCount },
+    { id: "login", header: "Last login", cell: (u) => formatRelative(u.lastLoginAt, "Never") },
+    { id: "status", header: "Status", cell: (u) => (u.disabled ? <Badge variant="destructive">Disabled</Badge> : <Badge variant="success">Active</Badge>) },
+    {
+      id: "actions",
+      header: "",
+      srHeader: "Actions",
+      className: "text-right",
+      cell: (u) => (
+        <DropdownMenu>
+          <DropdownMenuTrigger asChild>
+            <Button variant="ghost" size="icon-sm" aria-label={`Actions for ${u.username}`}>
+              <MoreHorizontal aria-hidden />
+            </Button>
+          </DropdownMenuTrigger>
+          <DropdownMenuContent align="end">
+            <DropdownMenuItem onSelect={() => setEditing(u)}>Edit</DropdownMenuItem>
+            <DropdownMenuItem onSelect={() => setSettingPassword(u)}>Set password</DropdownMenuItem>
+            {u.disabled ? (
+              <DropdownMenuItem onSelect={() => setDisabled.mutate({ id: u.id, disabled: false })}>Enable</DropdownMenuItem>
+            ) : (
+              <DropdownMenuItem onSelect={() => setDisabling(u)}>Disable</DropdownMenuItem>
+            )}
+            <DropdownMenuSeparator />
+            <DropdownMenuItem variant="destructive" onSelect={() => setDeleting(u)}>
+              Delete
+            </DropdownMenuItem>
+          </DropdownMenuContent>
+        </DropdownMenu>
+      ),
+    },
+  ];
 
   return (
     <>
@@ -75,88 +127,36 @@ export function UsersPage() {
       />
       <Card>
         <CardContent className="flex flex-col gap-4 pt-6">
-          <div className="relative max-w-sm">
-            <Search className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground" aria-hidden />
-            <Input
-              type="search"
-              aria-label="Search users"
-              placeholder="Search by username, name or e-mail"
-              className="pl-9"
-              value={search}
-              onChange={(e) => {
-                setSearch(e.target.value);
-                setOffset(0);
-              }}
-            />
-          </div>
-          {list.isLoading ? (
-            <SkeletonRows rows={5} label="Loading users" />
-          ) : list.error ? (
-            <ApiErrorAlert error={list.error} />
-          ) : users.length === 0 ? (
-            <EmptyState icon={Users} title={debounced ? "No users match" : "No users yet"}>
-              {debounced ? "Try another part of the username, name or e-mail address." : "Create a user, or let them sign in through LDAP or single sign-on."}
-            </EmptyState>
-          ) : (
-            <>
-              <Table aria-label="Users">
-                <TableHeader>
-                  <TableRow>
-                    <TableHead>User</TableHead>
-                    <TableHead>E-mail</TableHead>
-                    <TableHead>Role</TableHead>
-                    <TableHead>Signs in with</TableHead>
-                    <TableHead>Namespaces</TableHead>
-                    <TableHead>Last login</TableHead>
-                    <TableHead>Status</TableHead>
-                    <TableHead>
-                      <span className="sr-only">Actions</span>
-                    </TableHead>
-                  </TableRow>
-                </TableHeader>
-                <TableBody>
-                  {users.map((u) => (
-                    <TableRow key={u.id} className={u.disabled ? "text-muted-foreground" : undefined}>
-                      <TableCell>
-                        <span className="font-medium text-foreground">{u.username}</span>
-                        {u.fullName ? <span className="block text-xs text-muted-foreground">{u.fullName}</span> : null}
-                      </TableCell>
-                      <TableCell>
-                        {u.email ?? <span className="text-muted-foreground">—</span>}
-                        {u.email && !u.emailVerified ? <span className="block text-xs text-muted-foreground">not verified</span> : null}
-                      </TableCell>
-                      <TableCell>{u.role === "admin" ? <Badge>Admin</Badge> : <Badge variant="secondary">User</Badge>}</TableCell>
-                      <TableCell>{SOURCE[u.authSource]}</TableCell>
-                      <TableCell>{u.namespaceCount}</TableCell>
-                      <TableCell>{formatRelative(u.lastLoginAt, "Never")}</TableCell>
-                      <TableCell>{u.disabled ? <Badge variant="destructive">Disabled</Badge> : <Badge variant="success">Active</Badge>}</TableCell>
-                      <TableCell className="text-right">
-                        <DropdownMenu>
-                          <DropdownMenuTrigger asChild>
-                            <Button variant="ghost" size="icon-sm" aria-label={`Actions for ${u.username}`}>
-                              <MoreHorizontal aria-hidden />
-                            </Button>
-                          </DropdownMenuTrigger>
-                          <DropdownMenuContent align="end">
-                            <DropdownMenuItem onSelect={() => setEditing(u)}>Edit</DropdownMenuItem>
-                            <DropdownMenuItem onSelect={() => setSettingPassword(u)}>Set password</DropdownMenuItem>
-                            {u.disabled ? (
-                              <DropdownMenuItem onSelect={() => setDisabled.mutate({ id: u.id, disabled: false })}>Enable</DropdownMenuItem>
-                            ) : (
-                              <DropdownMenuItem onSelect={() => setDisabling(u)}>Disable</DropdownMenuItem>
-                            )}
-                            <DropdownMenuSeparator />
-                            <DropdownMenuItem variant="destructive" onSelect={() => setDeleting(u)}>
-                              Delete
-                            </DropdownMenuItem>
-                          </DropdownMenuContent>
-                        </DropdownMenu>
-                      </TableCell>
-                    </TableRow>
-                  ))}
-                </TableBody>
-              </Table>
-              {total > PAGE_SIZE ? (
+          <DataTable
+            label="Users"
+            columns={columns}
+            data={list.data?.users}
+            isLoading={list.isLoading}
+            error={list.error}
+            rowKey={(u) => u.id}
+            rowClassName={(u) => (u.disabled ? "text-muted-foreground" : undefined)}
+            filtered={Boolean(debounced)}
+            skeletonRows={5}
+            toolbar={
+              <div className="relative max-w-sm min-w-56 flex-1">
+                <Search className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground" aria-hidden />
+                <Input
+                  type="search"
+                  aria-label="Search users"
+                  placeholder="Search by username, name or e-mail"
+                  className="pl-9"
+                  value={search}
+                  onChange={(e) => {
+                    setSearch(e.target.value);
+                    setOffset(0);
+                  }}
+                />
+              </div>
+            }
+            empty={{ icon: Users, title: "No users yet", body: "Create a user, or let them sign in through LDAP or single sign-on." }}
+            noMatch={{ title: "No users match", body: "Try another part of the username, name or e-mail address." }}
+            footer={
+              total > PAGE_SIZE ? (
                 <nav aria-label="Pages" className="flex items-center justify-between text-sm text-muted-foreground">
                   <span>
                     {offset + 1}–{Math.min(offset + PAGE_SIZE, total)} of {total}
@@ -170,9 +170,9 @@ export function UsersPage() {
                     </Button>
                   </div>
                 </nav>
-              ) : null}
-            </>
-          )}
+              ) : null
+            }
+          />
         </CardContent>
       </Card>
       <EditUserDialog user={editing} onClose={() => setEditing(null)} />

@@ -1,4 +1,5 @@
 "use client";
+// Every version of a mock, two of them side by side, and restoring one.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { History, RotateCcw } from "lucide-react";
 import { useState } from "react";
@@ -17,6 +18,7 @@ import { SkeletonRows } from "@/components/ui/skeleton";
 import { Table, TableActionsCell, TableActionsHead, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { useNamespace } from "../../../_components/namespace-context";
 import { prettyJson } from "./draft";
+import { versionChangeLabel } from "../version-change";
 
 /** Every version of the mock; any two side by side; restore one (as a new version). */
 export function HistoryTab({ mockId, deleted }: { mockId: string; deleted: boolean }) {
@@ -62,7 +64,7 @@ export function HistoryTab({ mockId, deleted }: { mockId: string; deleted: boole
         <SelectContent>
           {list.map((v) => (
             <SelectItem key={v.version} value={String(v.version)}>
-              Version {v.version} · {v.change}
+              Version {v.version} · {versionChangeLabel(v.change)}
             </SelectItem>
           ))}
         </SelectContent>
@@ -89,7 +91,7 @@ export function HistoryTab({ mockId, deleted }: { mockId: string; deleted: boole
                 {v.version}
                 {v.version === latest ? <span className="ml-2 text-xs text-muted-foreground">(current)</span> : null}
               </TableCell>
-              <TableCell className="font-mono text-xs">{v.change}</TableCell>
+              <TableCell>{versionChangeLabel(v.change)}</TableCell>
               <TableCell>{v.createdBy ?? "—"}</TableCell>
               <TableCell className="text-muted-foreground">{formatDateTime(new Date(v.createdAt).toISOString())}</TableCell>
               <TableActionsCell>

@@ -1,9 +1,12 @@
 "use client";
+// The mock editor: the form and the JSON tab over one draft, Save with the
+// server's conflict answers turned into questions, and a guard against
+// leaving with unsaved changes.
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { ArchiveRestore, Save, Trash2 } from "lucide-react";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useEffect, useMemo, useState } from "react";
 import { toast } from "sonner";
 import { useTRPC } from "@/app/_trpc/client";
 import { errorCode, extraOf } from "@/components/lib/api-error";
@@ -18,18 +21,23 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
 import { RequestLogView } from "../../../logs/_components/request-log-view";
 import { useNamespace } from "../../../_components/namespace-context";
 import { ChainPanel } from "../chain-panel";
-import { ProtocolBadge } from "../protocol-badge";
+import { ProtocolBadge, protocolLabel } from "../protocol-badge";
 import { useUrlParams } from "../use-url-params";
 import { DetailsSection } from "./details-section";
 import { checkDraft, protocolOfDraft, setIn, type Draft, type DraftProblem, type Path } from "./draft";
 import { DuplicateDialog, type DuplicateConflict } from "./duplicate-dialog";
+import { EditorProblemsProvider, useEditorProblemsState } from "./editor-problems";
+import { IdTakenDialog, type TakenId } from "./id-taken-dialog";
+import { useTemplateHints } from "./use-template-hints";
+import { stableJson, useUnsavedGuard } from "./use-unsaved-guard";
 import { LimitsSection, OneOfSection, ProxySection, ResponseSection, StoresSection, WebhooksSection } from "./form/behaviour-sections";
 import { ProtocolSection } from "./form/protocol-section";
 import { HistoryTab } from "./history-tab";
 import { JsonTab } from "./json-tab";
 import { TryIt } from "./try-it";
 
-const HTTP_LIKE = new Set(["http", "graphql", "soap", "mcp", "sse", "s3"]);
+/** Protocols Try it can call from the browser: HTTP-borne ones and WebSocket. */
+const TRIED = new Set(["http", "graphql", "soap", "mcp", "sse", "s3", "socket"]);
 
 export interface MockEditorProps {
   /** The saved mock's id; absent for a new one. */
@@ -58,10 +66,21 @@ export function MockEditor({ mockId, initial, deleted = false, version, fromUnde
   const [problems, setProblems] = useState<DraftProblem[]>([]);
   const [conflict, setConflict] = useState<DuplicateConflict | null>(null);
   const [confirm, setConfirm] = useState<"delete" | "purge" | null>(null);
+  const [taken, setTaken] = useState<TakenId | null>(null);
+  const [checkingId, setCheckingId] = useState(false);
+  const formProblems = useEditorProblemsState();
   const set = useCallback((path: Path, value: unknown) => setDraft((d) => setIn(d, path, value)), []);
+  useTemplateHints();
+  const [saved, setSaved] = useState(false);
+  const initialJson = useMemo(() => stableJson(initial), [initial]);
+  const dirty = !saved && (jsonProblem !== null || Object.keys(formProblems.problems).length > 0 || stableJson(draft) !== initialJson);
+  const guard = useUnsavedGuard(dirty);
 
   const afterSave = (r: { overwritten: boolean; mock: { id: string } }) => {
     setConflict(null);
+    setTaken(null);
+    // What was saved is no longer "unsaved" while the page moves on to the stored copy.
+    setSaved(true);
     void queryClient.invalidateQueries({ queryKey: trpc.mocks.pathKey() });
     void queryClient.invalidateQueries({ queryKey: trpc.folders.pathKey() });
     void queryClient.invalidateQueries({ queryKey: trpc.undefinedRequests.pathKey() });
@@ -71,11 +90,13 @@ export function MockEditor({ mockId, initial, deleted = false, version, fromUnde
   const onSaveError = (err: unknown) => {
     const extra = extraOf(err);
     if (errorCode(err) === "duplicate_entity" && extra) setConflict({ message: (err as Error).message, ...(extra as Omit<DuplicateConflict, "message">) });
+    // A server that refuses an existing id itself answers 409 conflict: the same question as the check below.
+    else if (errorCode(err) === "conflict" && isNew && typeof draft.id === "string") setTaken({ id: draft.id, deleted: false });
   };
   const save = useMutation(trpc.mocks.save.mutationOptions({ onSuccess: afterSave, onError: onSaveError }));
   const saveFromUndefined = useMutation(trpc.undefinedRequests.saveMock.mutationOptions({ onSuccess: afterSave, onError: onSaveError }));
-  const saving = save.isPending || saveFromUndefined.isPending;
-  const saveError = conflict ? null : (save.error ?? saveFromUndefined.error);
+  const saving = save.isPending || saveFromUndefined.isPending || checkingId;
+  const saveError = conflict || taken ? null : (save.error ?? saveFromUndefined.error);
 
   const invalidateAll = () => void queryClient.invalidateQueries({ queryKey: trpc.mocks.pathKey() });
   const remove = useMutation(trpc.mocks.remove.mutationOptions({ onSuccess: () => (toast.success("Moved to the recycle bin"), setConfirm(null), invalidateAll()), onError: toastError }));
@@ -91,20 +112,48 @@ export function MockEditor({ mockId, initial, deleted = false, version, fromUnde
     }),
   );
 
-  function submit(intent?: "overwrite" | "create_new") {
+  /** A new mock with an id: is that id in use (recycle bin included)? Saving it would replace that mock. */
+  async function idInUse(id: string): Promise<TakenId | null> {
+    try {
+      const existing = await queryClient.fetchQuery({ ...trpc.mocks.get.queryOptions({ namespace, id }), staleTime: 0 });
+      return { id, deleted: existing.deleted };
+    } catch (err) {
+      if (errorCode(err) === "not_found") return null;
+      throw err;
+    }
+  }
+
+  async function submit(intent?: "overwrite" | "create_new") {
     if (jsonProblem) {
       toast.error("Fix the JSON first: " + jsonProblem);
+      return;
+    }
+    const unparsable = Object.values(formProblems.problems);
+    if (unparsable.length) {
+      setProblems(unparsable.map((message) => ({ path: "", message })));
+      toast.error(`Not saved: ${unparsable[0]}`);
       return;
     }
     const found = checkDraft(draft);
     setProblems(found);
     if (found.length) return;
+    if (isNew && !intent && typeof draft.id === "string" && draft.id) {
+      setCheckingId(true);
+      try {
+        const inUse = await idInUse(draft.id);
+        if (inUse) return setTaken(inUse);
+      } catch (err) {
+        return toastError(err);
+      } finally {
+        setCheckingId(false);
+      }
+    }
     const mock = (isNew ? draft : { ...draft, id: mockId }) as never;
     if (fromUndefinedRequest) saveFromUndefined.mutate({ namespace, id: fromUndefinedRequest, mock, intent });
     else save.mutate({ namespace, mock, intent });
   }
 
-  const submitRef = useCallback(() => submit(), [draft, jsonProblem, namespace]); // eslint-disable-line react-hooks/exhaustive-deps
+  const submitRef = useCallback(() => void submit(), [draft, jsonProblem, namespace, formProblems.problems]); // eslint-disable-line react-hooks/exhaustive-deps
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === "s") {
@@ -148,7 +197,7 @@ export function MockEditor({ mockId, initial, deleted = false, version, fromUnde
               </Button>
             ) : null}
             {!deleted ? (
-              <Button onClick={() => submit()} pending={saving}>
+              <Button className="hidden sm:inline-flex" onClick={() => void submit()} pending={saving}>
                 <Save aria-hidden /> Save mock
               </Button>
             ) : null}
@@ -173,18 +222,29 @@ export function MockEditor({ mockId, initial, deleted = false, version, fromUnde
           <ul className="list-disc pl-4">
             {problems.slice(0, 10).map((p, i) => (
               <li key={i}>
-                <code className="font-mono">{p.path}</code>: {p.message}
+                {p.path ? (
+                  <>
+                    <code className="font-mono">{p.path}</code>:{" "}
+                  </>
+                ) : null}
+                {p.message}
               </li>
             ))}
           </ul>
         </Alert>
       ) : null}
       {saveError ? <ApiErrorAlert error={saveError} title="Not saved" /> : null}
+      <EditorProblemsProvider value={formProblems.value}>
       <Tabs
         value={tab}
         onValueChange={(t) => {
           if (tab === "json" && jsonProblem) {
             toast.error("Fix the JSON before leaving the JSON tab");
+            return;
+          }
+          // The form's unparsable text would be lost with the tab: its editors unmount.
+          if (tab === "form" && Object.keys(formProblems.problems).length) {
+            toast.error(`Fix the form before leaving it: ${Object.values(formProblems.problems)[0]}`);
             return;
           }
           setTab(t);
@@ -214,7 +274,7 @@ export function MockEditor({ mockId, initial, deleted = false, version, fromUnde
         {mockId ? (
           <>
             <TabsContent value="try">
-              {HTTP_LIKE.has(protocol) ? <TryIt mockId={mockId} draft={draft} /> : <Alert title="Try it sends HTTP requests">A {protocol} mock is called with a {protocol} client; its calls show in the request log.</Alert>}
+              {TRIED.has(protocol) ? <TryIt mockId={mockId} draft={draft} protocol={protocol} /> : <Alert title="Try it calls HTTP and WebSocket mocks">A {protocolLabel(protocol)} mock is called with a {protocolLabel(protocol)} client; its calls show in the request log.</Alert>}
             </TabsContent>
             <TabsContent value="history">
               <HistoryTab mockId={mockId} deleted={deleted} />
@@ -230,12 +290,36 @@ export function MockEditor({ mockId, initial, deleted = false, version, fromUnde
           </>
         ) : null}
       </Tabs>
+      </EditorProblemsProvider>
+      {!deleted ? (
+        // On a phone the header scrolls away; Save stays at the bottom of the screen.
+        <div className="sticky bottom-0 z-20 -mx-4 flex justify-end gap-2 border-t bg-background/95 px-4 py-3 backdrop-blur sm:hidden">
+          <Button className="w-full" onClick={() => void submit()} pending={saving}>
+            <Save aria-hidden /> Save mock
+          </Button>
+        </div>
+      ) : null}
+      <IdTakenDialog
+        taken={taken}
+        pending={saving}
+        onOverwrite={() => void submit("overwrite")}
+        onPickAnother={() => setTaken(null)}
+        onOpenExisting={() => taken && router.push(hrefWithNs(`/mocks/${encodeURIComponent(taken.id)}`))}
+      />
+      <ConfirmDialog
+        open={guard.target !== null}
+        onOpenChange={(o) => !o && guard.stay()}
+        title="Leave without saving?"
+        description="This mock has changes that are not saved. They are lost if you leave now."
+        confirmLabel="Leave without saving"
+        onConfirm={guard.leave}
+      />
       <DuplicateDialog
         conflict={conflict}
         pending={saving}
         onClose={() => setConflict(null)}
-        onOverwrite={() => submit("overwrite")}
-        onCreateNew={() => submit("create_new")}
+        onOverwrite={() => void submit("overwrite")}
+        onCreateNew={() => void submit("create_new")}
         onOpenExisting={() => conflict && router.push(hrefWithNs(`/mocks/${encodeURIComponent(conflict.existing.id)}`))}
       />
       <ConfirmDialog

@@ -1,4 +1,7 @@
 "use client";
+// Try it: sends a real request to the mock's stub URL, shaped for its
+// protocol (HTTP, GraphQL query, SOAP envelope, MCP call, SSE stream,
+// WebSocket client), and says which mock answered.
 import { useMutation } from "@tanstack/react-query";
 import { CheckCircle2, Send, XCircle } from "lucide-react";
 import Link from "next/link";
@@ -13,8 +16,12 @@ import { CodeEditor } from "@/components/code/code-editor";
 import { Label } from "@/components/ui/label";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
 import { useNamespace } from "../../../_components/namespace-context";
+import type { Protocol } from "@/server/contracts/mock";
 import { LabeledInput } from "./form/section";
 import type { Draft } from "./draft";
+import { presetFor } from "./try-it-presets";
+import { SocketClient } from "./try-it-socket";
+import { SseStream } from "./try-it-sse";
 
 const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"];
 
@@ -26,9 +33,20 @@ interface StubAnswer {
   ms: number;
 }
 
-/** A path to try for a route: `:name` parameters become sample values. */
-function samplePath(route: string | undefined) {
-  return (route ?? "/").replace(/:([A-Za-z0-9_]+)/g, "1");
+interface StubMiss {
+  message: string;
+  nearest: { id: string; method?: string; route?: string; distance: number; reasons: { kind: string; message: string }[] }[];
+}
+
+/** The stub's own "no mock matches" answer (404, code not_found, with the nearest mocks). */
+function missOf(answer: StubAnswer): StubMiss | null {
+  if (answer.status !== 404) return null;
+  try {
+    const body = JSON.parse(answer.body) as { error?: string; code?: string; details?: { nearest?: StubMiss["nearest"] } };
+    return body.code === "not_found" ? { message: body.error ?? "No mock matched", nearest: body.details?.nearest ?? [] } : null;
+  } catch {
+    return null;
+  }
 }
 
 function headerLines(text: string): Record<string, string[]> {
@@ -47,17 +65,46 @@ function headerLines(text: string): Record<string, string[]> {
  * beside it the preview service says which mock matched, or which mocks came
  * nearest and what failed for each.
  */
-export function TryIt({ mockId, draft }: { mockId: string; draft: Draft }) {
+export function TryIt({ mockId, draft, protocol }: { mockId: string; draft: Draft; protocol: Protocol }) {
+  const namespace = useNamespace().current?.name;
+  if (protocol === "socket") {
+    const serverName = ((draft.socket ?? {}) as { serverName?: string }).serverName ?? "";
+    return <SocketClient path={`/stubs/${namespace}/${serverName.replace(/^\//, "")}`} initialMessage='{"type": "hello"}' />;
+  }
+  if (protocol === "sse") return <SseTry draft={draft} />;
+  return <RequestTry mockId={mockId} draft={draft} protocol={protocol} />;
+}
+
+function SseTry({ draft }: { draft: Draft }) {
+  const namespace = useNamespace().current?.name;
+  const [path, setPath] = useState(() => presetFor("sse", draft).path);
+  const [query, setQuery] = useState("");
+  const url = `/stubs/${namespace}${path.startsWith("/") ? path : `/${path}`}${query ? `?${query.replace(/^\?/, "")}` : ""}`;
+  return (
+    <div className="flex flex-col gap-4">
+      <p className="text-sm text-muted-foreground">
+        Opens <code className="font-mono text-xs">{url}</code> with <code className="font-mono text-xs">Accept: text/event-stream</code> and shows each event as it arrives (it counts as a use and appears in the request log).
+      </p>
+      <div className="grid gap-3 rounded-xl border bg-card p-5 sm:grid-cols-[1fr_14rem]">
+        <LabeledInput id="try-path" label="Request path" value={path} onChange={(e) => setPath(e.target.value)} />
+        <LabeledInput id="try-query" label="Query string" placeholder="a=1&b=2" value={query} onChange={(e) => setQuery(e.target.value)} />
+      </div>
+      <SseStream url={url} />
+    </div>
+  );
+}
+
+function RequestTry({ mockId, draft, protocol }: { mockId: string; draft: Draft; protocol: Protocol }) {
   const trpc = useTRPC();
   const { current, hrefWithNs } = useNamespace();
   const namespace = current?.name;
-  const http = (draft.http ?? {}) as { route?: string; httpMethod?: string };
-  const prefix = (draft.pathPrefix as string | undefined) ?? "";
-  const [method, setMethod] = useState((http.httpMethod ?? "GET").toUpperCase());
-  const [path, setPath] = useState(prefix + samplePath(http.route));
+  const [preset] = useState(() => presetFor(protocol, draft));
+  const [method, setMethod] = useState(preset.method);
+  const [path, setPath] = useState(preset.path);
   const [query, setQuery] = useState("");
-  const [headers, setHeaders] = useState("Content-Type: application/json");
-  const [body, setBody] = useState("");
+  const [headers, setHeaders] = useState(preset.headers);
+  const [body, setBody] = useState(preset.body);
+  const [variables, setVariables] = useState("{}");
   const [answer, setAnswer] = useState<StubAnswer | null>(null);
   const [sendError, setSendError] = useState<string | null>(null);
   const preview = useMutation(trpc.mocks.preview.mutationOptions());
@@ -65,6 +112,8 @@ export function TryIt({ mockId, draft }: { mockId: string; draft: Draft }) {
 
   const stubUrl = `/stubs/${namespace}${path.startsWith("/") ? path : `/${path}`}${query ? `?${query.replace(/^\?/, "")}` : ""}`;
   const hasBody = !["GET", "HEAD"].includes(method) && body.trim() !== "";
+  // The preview service knows the HTTP index only; other protocols are judged by the stub's own answer.
+  const previewed = protocol === "http";
 
   async function send() {
     if (!namespace) return;
@@ -72,6 +121,18 @@ export function TryIt({ mockId, draft }: { mockId: string; draft: Draft }) {
     setSendError(null);
     const hdrs = headerLines(headers);
     let parsedBody: unknown = undefined;
+    let wireBody = body;
+    if (preset.bodyKind === "graphql") {
+      let vars: unknown = {};
+      try {
+        vars = variables.trim() ? JSON.parse(variables) : {};
+      } catch {
+        setSending(false);
+        setSendError("The variables are not valid JSON");
+        return;
+      }
+      wireBody = JSON.stringify({ query: body, variables: vars });
+    }
     if (hasBody) {
       try {
         parsedBody = JSON.parse(body);
@@ -80,12 +141,12 @@ export function TryIt({ mockId, draft }: { mockId: string; draft: Draft }) {
       }
     }
     // Which mock would answer is asked first: the real call below may use up a limited mock.
-    preview.mutate({ namespace, request: { method, path, query: query.replace(/^\?/, "") || undefined, headers: hdrs, body: parsedBody } });
+    if (previewed) preview.mutate({ namespace, request: { method, path, query: query.replace(/^\?/, "") || undefined, headers: hdrs, body: parsedBody } });
     const started = performance.now();
     try {
       const h = new Headers();
       for (const [k, vs] of Object.entries(hdrs)) for (const v of vs) h.append(k, v);
-      const res = await fetch(stubUrl, { method, headers: h, body: hasBody ? body : undefined, credentials: "omit" });
+      const res = await fetch(stubUrl, { method, headers: h, body: hasBody ? wireBody : undefined, credentials: "omit" });
       const text = await res.text();
       setAnswer({ status: res.status, statusText: res.statusText, headers: [...res.headers.entries()], body: text, ms: Math.round(performance.now() - started) });
     } catch (err) {
@@ -96,7 +157,8 @@ export function TryIt({ mockId, draft }: { mockId: string; draft: Draft }) {
     }
   }
 
-  const result = preview.data;
+  const result = previewed ? preview.data : undefined;
+  const miss = !previewed && answer ? missOf(answer) : null;
   return (
     <div className="flex flex-col gap-4">
       <p className="text-sm text-muted-foreground">
@@ -136,7 +198,14 @@ export function TryIt({ mockId, draft }: { mockId: string; draft: Draft }) {
           </label>
           <textarea id="try-headers" rows={3} className="rounded-md border border-input bg-background px-3 py-2 font-mono text-xs outline-none focus-visible:ring-2 focus-visible:ring-ring/40" value={headers} onChange={(e) => setHeaders(e.target.value)} />
         </div>
-        {!["GET", "HEAD"].includes(method) ? <CodeEditor label="Request body" language="json" path="try-body.json" value={body} onChange={setBody} height={140} /> : null}
+        {preset.bodyKind === "graphql" ? (
+          <div className="grid gap-3 lg:grid-cols-[2fr_1fr]">
+            <CodeEditor label="GraphQL query" language="plaintext" path="try-query.graphql" value={body} onChange={setBody} height={160} />
+            <CodeEditor label="GraphQL variables" language="json" path="try-variables.json" value={variables} onChange={setVariables} height={160} />
+          </div>
+        ) : !["GET", "HEAD"].includes(method) ? (
+          <CodeEditor label="Request body" language={preset.bodyKind === "xml" ? "xml" : "json"} path={preset.bodyKind === "xml" ? "try-body.xml" : "try-body.json"} value={body} onChange={setBody} height={preset.bodyKind === "xml" ? 200 : 140} />
+        ) : null}
         <div>
           <Button type="submit" pending={sending}>
             <Send aria-hidden /> Send request
@@ -167,7 +236,32 @@ export function TryIt({ mockId, draft }: { mockId: string; draft: Draft }) {
             </pre>
           </section>
         ) : null}
-        {preview.error ? <ApiErrorAlert error={preview.error} /> : null}
+        {previewed && preview.error ? <ApiErrorAlert error={preview.error} /> : null}
+        {!previewed && answer ? (
+          <section aria-label="Matching" className="flex flex-col gap-3 rounded-xl border bg-card p-5 text-sm">
+            <h3 className="text-sm font-semibold">Matching</h3>
+            {miss ? (
+              <>
+                <p className="flex items-center gap-2">
+                  <XCircle className="size-4 text-destructive" aria-hidden /> No mock matched: {miss.message}
+                </p>
+                {miss.nearest.length ? (
+                  <ul aria-label="Nearest mocks" className="list-disc pl-5 text-xs text-muted-foreground">
+                    {miss.nearest.map((n) => (
+                      <li key={n.id}>
+                        <span className="font-mono font-semibold text-foreground">{n.id}</span>: {n.reasons.map((r) => r.message).join("; ")}
+                      </li>
+                    ))}
+                  </ul>
+                ) : null}
+              </>
+            ) : (
+              <p className="flex items-center gap-2">
+                <CheckCircle2 className="size-4 text-success" aria-hidden /> A mock answered with status {answer.status}. Its call is in the request log.
+              </p>
+            )}
+          </section>
+        ) : null}
         {result ? (
           <section aria-label="Matching" className="flex flex-col gap-3 rounded-xl border bg-card p-5">
             <h3 className="text-sm font-semibold">Matching</h3>

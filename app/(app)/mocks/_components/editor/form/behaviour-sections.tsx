@@ -24,7 +24,7 @@ export function ResponseSection({ draft, set }: DraftProps) {
   const response = (draft.response ?? {}) as Obj;
   return (
     <FormSection title="Response" description="What the mock sends back. Placeholders such as $.req.id or $.fake.Email are filled in when it answers.">
-      <ResponseFields idPrefix="response" label="Response" response={response} set={(path, value) => set(["response", ...path], value)} sse={protocolOfDraft(draft) === "sse"} />
+      <ResponseFields idPrefix="response" label="Response" response={response} set={(path, value) => set(["response", ...path], value)} sse={protocolOfDraft(draft) === "sse" ? (((draft.sse as Obj | undefined)?.eventName as string | undefined) ?? "") : undefined} />
     </FormSection>
   );
 }

@@ -1,30 +1,18 @@
 "use client";
+// One list of match conditions in the mock form. Operators show as words
+// ("does not equal"); the contract's keys (not_equals, notEmpty) stay in the JSON tab.
 import { Plus, X } from "lucide-react";
 import { Button } from "@/components/ui/button";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
 import { AssertAction } from "@/server/contracts/mock";
+import { OPERATOR_LABELS, operatorLabel, WITHOUT_VALUE } from "../../operator-labels";
 import { looseText, looseValue } from "../draft";
 import { LabeledInput } from "./section";
 
 type Row = { path?: string; assertAction: string; value?: unknown; [k: string]: unknown };
 
-const WITHOUT_VALUE = new Set(["any", "notEmpty", "empty"]);
-const ACTION_HELP: Record<string, string> = {
-  equals: "equals",
-  contains: "contains",
-  not_equals: "does not equal",
-  not_contains: "does not contain",
-  matches: "matches regex",
-  match: "matches regex (legacy alias)",
-  not_matches: "does not match regex",
-  gt: "greater than",
-  lt: "less than",
-  gte: "at least",
-  lte: "at most",
-  any: "anything",
-  notEmpty: "is not empty",
-  empty: "is empty",
-};
+/** `match` is an older spelling of `matches`: offered only to a row that already uses it. */
+const OFFERED = AssertAction.options.filter((a) => a !== "match");
 
 /**
  * One list of conditions (body, query parameters, headers…): path, operator
@@ -55,12 +43,12 @@ export function ConditionsBuilder({ idPrefix, noun, pathLabel, pathPlaceholder, 
               </label>
               <Select value={row.assertAction} onValueChange={(v) => update(i, { assertAction: v, ...(WITHOUT_VALUE.has(v) ? { value: undefined } : {}) })}>
                 <SelectTrigger id={`${id}-op`}>
-                  <SelectValue>{row.assertAction}</SelectValue>
+                  <SelectValue>{operatorLabel(row.assertAction)}</SelectValue>
                 </SelectTrigger>
                 <SelectContent>
-                  {AssertAction.options.map((a) => (
+                  {(row.assertAction === "match" ? AssertAction.options : OFFERED).map((a) => (
                     <SelectItem key={a} value={a}>
-                      {a} <span className="text-muted-foreground">· {ACTION_HELP[a]}</span>
+                      {OPERATOR_LABELS[a]}
                     </SelectItem>
                   ))}
                 </SelectContent>

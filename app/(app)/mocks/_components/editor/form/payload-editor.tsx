@@ -1,8 +1,12 @@
 "use client";
+// One response body in the mock form. Text that is not valid JSON (in JSON
+// format) blocks saving through the editor's problem list: the draft keeps the
+// last parsable value, and saving that would store something the user no longer sees.
 import { useState } from "react";
 import { CodeEditor } from "@/components/code/code-editor";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
 import { prettyJson } from "../draft";
+import { useReportProblem } from "../editor-problems";
 
 type Format = "json" | "text" | "xml";
 
@@ -19,6 +23,7 @@ export function PayloadEditor({ id, label, value, onChange, height = 200 }: { id
   const [format, setFormat] = useState<Format>(() => formatOf(value));
   const [text, setText] = useState(() => (value === undefined ? "" : typeof value === "string" ? value : prettyJson(value)));
   const [invalid, setInvalid] = useState(false);
+  useReportProblem(id, invalid ? `${label} is not valid JSON` : null);
 
   function edit(next: string) {
     setText(next);
@@ -65,7 +70,11 @@ export function PayloadEditor({ id, label, value, onChange, height = 200 }: { id
         </Select>
       </div>
       <CodeEditor label={label} language={format === "text" ? "plaintext" : format} value={text} onChange={edit} height={height} path={`${id}.${format === "text" ? "txt" : format}`} />
-      {invalid ? <p className="text-xs font-medium text-destructive">Not valid JSON yet; the last valid payload is kept.</p> : <p className="text-xs text-muted-foreground">Type <code className="font-mono">$.</code> for placeholders, e.g. <code className="font-mono">$.fake.UUID</code> or <code className="font-mono">$.req.id</code>.</p>}
+      {invalid ? (
+        <p role="alert" className="text-xs font-medium text-destructive">
+          Not valid JSON: fix it (or switch the format to Text) before saving.
+        </p>
+      ) : <p className="text-xs text-muted-foreground">Type <code className="font-mono">$.</code> for placeholders, e.g. <code className="font-mono">$.fake.UUID</code> or <code className="font-mono">$.req.id</code>.</p>}
     </div>
   );
 }

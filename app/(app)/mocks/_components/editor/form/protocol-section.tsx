@@ -2,6 +2,7 @@
 import { Label } from "@/components/ui/label";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
 import { PROTOCOLS, type Protocol } from "@/server/contracts/mock";
+import { PROTOCOL_LABELS } from "../../protocol-badge";
 import { protocolOfDraft } from "../draft";
 import { ConditionsBuilder } from "./conditions-builder";
 import { FormSection, LabeledInput, type DraftProps } from "./section";
@@ -14,6 +15,8 @@ interface BlockField {
   label: string;
   options?: string[];
   placeholder?: string;
+  /** An older key for the same thing: shown when `key` is empty, and dropped once `key` is written. */
+  legacyKey?: string;
 }
 
 /** The match keys of each protocol block (server/contracts/mock.ts); conditions lists follow. */
@@ -22,10 +25,11 @@ const BLOCKS: Record<Exclude<Protocol, "http">, { fields: BlockField[]; conditio
   soap: { fields: [{ key: "service", label: "Service" }, { key: "method", label: "SOAP method" }, { key: "action", label: "SOAPAction" }, { key: "path", label: "Path", placeholder: "/soap" }], conditions: [{ key: "conditions", noun: "Envelope condition" }], hint: "POST XML with a SOAPAction header; the payload is the raw envelope." },
   grpc: { fields: [{ key: "service", label: "Service", placeholder: "pkg.Greeter" }, { key: "method", label: "gRPC method", placeholder: "SayHello" }], conditions: [{ key: "conditions", noun: "Message condition" }, { key: "meta", noun: "Metadata condition" }], hint: "Served on the gRPC port once the service's .proto is uploaded; status 0 is OK." },
   mcp: { fields: [{ key: "method", label: "MCP method", options: ["tools/call", "prompts/get", "resources/read"] }, { key: "tool", label: "Tool" }, { key: "prompt", label: "Prompt" }, { key: "resource", label: "Resource" }, { key: "description", label: "Description" }], conditions: [{ key: "conditions", noun: "Argument condition" }], hint: "JSON-RPC 2.0 at /stubs/<namespace> (plus the path prefix)." },
-  socket: { fields: [{ key: "serverName", label: "Server name" }, { key: "event", label: "Event" }, { key: "namespace", label: "Socket namespace" }], conditions: [{ key: "conditions", noun: "Message condition" }], hint: "WebSocket clients connect to /stubs/<namespace>/<serverName>." },
+  socket: { fields: [{ key: "serverName", label: "Server name" }, { key: "event", label: "Event" }, { key: "namespace", label: "WebSocket namespace" }], conditions: [{ key: "conditions", noun: "Message condition" }], hint: "WebSocket clients connect to /stubs/<namespace>/<serverName>." },
   kafka: { fields: [{ key: "topic", label: "Topic" }, { key: "serverName", label: "Server name" }, { key: "outputTopic", label: "Reply topic" }], conditions: [{ key: "conditions", noun: "Record condition" }], hint: "A record produced to the topic is matched; the reply goes to the reply topic." },
   rabbitmq: { fields: [{ key: "queue", label: "Queue" }, { key: "serverName", label: "Server name" }, { key: "outputQueue", label: "Reply queue" }], conditions: [{ key: "conditions", noun: "Message condition" }], hint: "An AMQP message to the queue is matched; the reply goes to the reply queue." },
-  sse: { fields: [{ key: "route", label: "SSE route" }, { key: "eventPath", label: "Event path", placeholder: "/events/orders" }, { key: "eventName", label: "Event name" }, { key: "serverName", label: "Server name" }], hint: "GET with Accept: text/event-stream; the response streams the event chain below." },
+  // One path and one name: `route` is the older spelling of `eventPath`, and the server name is the mock's own (Matching and limits).
+  sse: { fields: [{ key: "eventPath", label: "Event path", placeholder: "/events/orders", legacyKey: "route" }, { key: "eventName", label: "Default event name", placeholder: "message" }], hint: "GET with Accept: text/event-stream; the response streams the event chain below. Events without a name of their own get the default event name." },
   s3: { fields: [{ key: "bucket", label: "Bucket" }], hint: "Path-style S3 at /stubs/<namespace>/<bucket>/<key>: PUT stores, GET returns." },
   smtp: {
     fields: [{ key: "serverName", label: "Server name" }],
@@ -84,7 +88,7 @@ export function ProtocolSection({ draft, set }: DraftProps) {
             <SelectContent>
               {PROTOCOLS.map((p) => (
                 <SelectItem key={p} value={p}>
-                  {p}
+                  {PROTOCOL_LABELS[p]}
                 </SelectItem>
               ))}
             </SelectContent>
@@ -173,7 +177,17 @@ function GenericBlock({ protocol, draft, set }: DraftProps & { protocol: Exclude
               </Select>
             </div>
           ) : (
-            <LabeledInput key={f.key} id={`${protocol}-${f.key}`} label={f.label} placeholder={f.placeholder} value={(block[f.key] as string) ?? ""} onChange={(e) => set([protocol, f.key], e.target.value || undefined)} />
+            <LabeledInput
+              key={f.key}
+              id={`${protocol}-${f.key}`}
+              label={f.label}
+              placeholder={f.placeholder}
+              value={((block[f.key] ?? (f.legacyKey ? block[f.legacyKey] : undefined)) as string | undefined) ?? ""}
+              onChange={(e) => {
+                if (f.legacyKey) set([protocol, f.legacyKey], undefined);
+                set([protocol, f.key], e.target.value || undefined);
+              }}
+            />
           ),
         )}
       </div>
