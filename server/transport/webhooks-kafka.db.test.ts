@@ -6,9 +6,9 @@ import { spawn, execFile, type ChildProcess } from "node:child_process";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { db } from "@/server/db/client";
+import type { RenderedWebhook } from "@/server/engine/engine";
 import { logger } from "@/server/lib/logger";
-import { invalidateAll } from "@/server/serving/mock-index";
+import { publishToKafka } from "@/server/services/webhook-kafka";
 import { drainWebhooks } from "@/server/services/webhooks";
 import { useStubServer } from "@/server/testing/stub-server";
 import { useTestDatabase } from "@/server/testing/use-test-database";
@@ -79,6 +79,7 @@ afterAll(() => {
 });
 afterEach(async () => {
   await drainWebhooks();
+  delete process.env.OUTBOUND_ALLOW_PRIVATE;
   vi.restoreAllMocks();
 });
 
@@ -143,21 +144,48 @@ describe("kafka webhooks (kcat mock cluster)", () => {
   });
 
   it.each([
-    ["a metadata address", "169.254.169.254:9092", /cloud-metadata or link-local/],
-    ["a metadata host name", "metadata.google.internal:9092", /cloud-metadata host name/],
-  ])("a stored broker at %s is refused at call time, once, without connecting", async (label, badBroker, message) => {
-    const id = `kafka-meta-${label.replace(/\W+/g, "-")}`;
-    await stub.save({ id, http: { route: `/${id}` }, webhooks: [{ type: "kafka", kafkaBrokers: broker, kafkaTopic: "t", retryCount: 3, retryDelay: 10 }] });
-    // A row written before the save-time check (or by another path): the call-time guard must still refuse it.
-    const row = await db().mock.findFirstOrThrow({ where: { id } });
-    const definition = row.definition as { webhooks: Array<Record<string, unknown>> };
-    definition.webhooks[0].kafkaBrokers = `${broker},${badBroker}`;
-    await db().mock.update({ where: { pk: row.pk }, data: { definition } });
-    invalidateAll();
-
+    ["an address literal", (port: string) => `127.0.0.1:${port}`, /127\.0\.0\.1 is a private or loopback address and OUTBOUND_ALLOW_PRIVATE=0/],
+    ["a host name (checked when it resolves)", (port: string) => `localhost:${port}`, /is a private or loopback address and OUTBOUND_ALLOW_PRIVATE=0/],
+  ])("the guard applies at call time to a broker given as %s: refused once, not retried, answer unchanged", async (label, brokerAt, message) => {
+    const id = `kafka-private-${label.split(" ")[1]}`;
+    await stub.save({ id, http: { route: `/${id}` }, response: { payload: "fine" }, webhooks: [{ type: "kafka", kafkaBrokers: brokerAt(broker.split(":")[1]), kafkaTopic: "t", retryCount: 3, retryDelay: 10 }] });
+    process.env.OUTBOUND_ALLOW_PRIVATE = "0";
     const warn = vi.spyOn(logger(), "warn");
-    expect((await fetch(`${stub.base}/${id}`)).status).toBe(200);
+    const res = await fetch(`${stub.base}/${id}`);
+    expect(res.status).toBe(200);
+    expect(await res.text()).toBe("fine");
     await drainWebhooks();
     expect(logged(warn, "webhook failed")).toEqual([expect.objectContaining({ mockId: id, attempts: 1, error: expect.stringMatching(message) })]);
+  });
+});
+
+describe("publishToKafka's own guard (rows that did not pass the save-time check never load, so only a direct call reaches it)", () => {
+  const hookTo = (brokers: string[]): RenderedWebhook => ({
+    type: "kafka",
+    url: "",
+    fromRequestData: false,
+    method: "POST",
+    headers: {},
+    body: "x",
+    delayMs: 0,
+    timeoutMs: 2000,
+    retries: 0,
+    retryDelayMs: undefined,
+    async: true,
+    trigger: "always",
+    kafka: { brokers, topic: "t", key: undefined, sasl: false, tls: false },
+  });
+
+  it.each([
+    ["a metadata address", "169.254.169.254:9092", /cloud-metadata or link-local/],
+    ["a metadata IPv6 address", "[fd00:ec2::254]:9092", /cloud-metadata or link-local/],
+    ["a metadata host name", "metadata.google.internal:9092", /cloud-metadata host name/],
+  ])("refuses %s without retry, even beside a good broker", async (_label, badBroker, message) => {
+    expect(await publishToKafka(hookTo([broker, badBroker]))).toEqual({ ok: false, retry: false, error: expect.stringMatching(message) });
+  });
+
+  it("refuses SASL without credentials and a broker that is not host:port, without retry", async () => {
+    expect(await publishToKafka({ ...hookTo([broker]), kafka: { ...hookTo([broker]).kafka!, sasl: true } })).toEqual({ ok: false, retry: false, error: expect.stringMatching(/kafkaUsername and kafkaPassword/) });
+    expect(await publishToKafka(hookTo(["127.0.0.1:99999"]))).toEqual({ ok: false, retry: false, error: expect.stringMatching(/kafkaBrokers/) });
   });
 });
