@@ -30,7 +30,7 @@ function assertAllowedBroker(host: string, port: number): void {
 
 function recordOf(hook: RenderedWebhook, key: string | undefined): { key: string | null; value: string; headers: IHeaders } {
   const headers: IHeaders = {};
-  // Kafka headers may repeat, so a multi-valued header stays several records headers.
+  // Kafka headers may repeat, so a multi-valued header stays several record headers.
   for (const [name, values] of Object.entries(hook.headers)) headers[name] = values.length === 1 ? values[0] : values;
   // No body is an empty value, not null: null is a tombstone and deletes the key in a compacted topic.
   const value = hook.body === undefined ? "" : typeof hook.body === "string" ? hook.body : JSON.stringify(hook.body);
@@ -92,7 +92,6 @@ export async function publishToKafka(hook: RenderedWebhook): Promise<PublishOutc
     socketFactory: guardedSockets(blocked),
   });
   const producer = kafka.producer({ allowAutoTopicCreation: true, createPartitioner: Partitioners.DefaultPartitioner, retry: { retries: 0 } });
-  producer.on(producer.events.REQUEST_TIMEOUT, () => {});
 
   let timer: NodeJS.Timeout | undefined;
   const timedOut = new Promise<PublishOutcome>((resolve) => {
