@@ -6,13 +6,15 @@
 // tries up to 1 + `retries` times with a per-attempt timeout, waiting
 // `retryDelay` (or backing off exponentially) after network errors and 5xx
 // answers. http goes through the SSRF guard, strictly when the URL's host came
-// from request data; rabbitmq publishes with amqplib; kafka is stored but not
-// yet sent. Semantics in docs/decisions.md, "Proxy and webhooks".
+// from request data; rabbitmq publishes with amqplib, kafka with kafkajs (one
+// connection per attempt, brokers through the same guard). Semantics in
+// docs/decisions.md, "Proxy and webhooks".
 import http from "node:http";
 import https from "node:https";
 import type { RenderedWebhook } from "@/server/engine/engine";
 import { logger } from "@/server/lib/logger";
 import { assertAllowedTarget, BlockedTargetError, guardedAgent, lookupFor, privatePolicyFor, type PrivatePolicy } from "@/server/lib/ssrf";
+import { publishToKafka } from "./webhook-kafka";
 import { publishToRabbit } from "./webhook-rabbitmq";
 
 /** Whose webhooks these are, for the log. Which ones to send (`trigger`) is decided before: server/serving/matched-webhooks.ts. */
@@ -163,14 +165,15 @@ export class WebhookDispatcher {
 
   private async deliver(hook: RenderedWebhook, origin: WebhookOrigin): Promise<void> {
     const log = logger();
-    if (hook.type === "kafka") {
-      // Stored and validated; sending to Kafka arrives with the messaging work (docs/decisions.md).
-      log.warn({ ...origin, topic: hook.kafka?.topic }, "webhook not sent: kafka webhooks are not delivered yet");
-      return;
-    }
     let send: () => Promise<Attempt>;
     let where: string;
-    if (hook.type === "rabbitmq") {
+    if (hook.type === "kafka") {
+      where = hook.kafka ? `kafka ${hook.kafka.brokers.join(",")} topic '${hook.kafka.topic}'` : "kafka";
+      send = async () => {
+        const r = await publishToKafka(hook);
+        return r.ok ? { ok: true, status: 0 } : r;
+      };
+    } else if (hook.type === "rabbitmq") {
       where = hook.rabbit ? `${hook.rabbit.url.replace(/\/\/[^@/]*@/, "//")} exchange '${hook.rabbit.exchange}' key '${hook.rabbit.routingKey}'` : "rabbitmq";
       send = async () => {
         const r = await publishToRabbit(hook);
