@@ -1,6 +1,6 @@
 "use client";
 import { keepPreviousData, useMutation, useQuery } from "@tanstack/react-query";
-import { Boxes, ChevronLeft, ChevronRight, Plus, Search, Sparkles, Trash2 } from "lucide-react";
+import { Boxes, Plus, Search, Sparkles, Trash2 } from "lucide-react";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useEffect, useMemo, useRef, useState } from "react";
@@ -9,6 +9,7 @@ import { useTRPC } from "@/app/_trpc/client";
 import { toastError } from "@/components/lib/toast-error";
 import { useDebounced } from "@/components/lib/use-debounced";
 import { ApiErrorAlert } from "@/components/ui/api-error-alert";
+import { Pager } from "@/components/ui/pager";
 import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Input } from "@/components/ui/input";
@@ -194,19 +195,7 @@ export function MocksPage() {
           ) : (
             <>
               <MockTable mocks={mocks} selected={selected} onSelect={select} hrefOf={hrefOf} onOpen={(id) => router.push(hrefOf(id))} />
-              <nav aria-label="Pages" className="flex items-center justify-between text-sm text-muted-foreground">
-                <span>
-                  {(page - 1) * PAGE_SIZE + 1}–{(page - 1) * PAGE_SIZE + mocks.length} of {total}
-                </span>
-                <div className="flex gap-2">
-                  <Button variant="outline" size="sm" disabled={page <= 1} onClick={() => url.set({ page: String(page - 1) })}>
-                    <ChevronLeft aria-hidden /> Previous
-                  </Button>
-                  <Button variant="outline" size="sm" disabled={page * PAGE_SIZE >= total} onClick={() => url.set({ page: String(page + 1) })}>
-                    Next <ChevronRight aria-hidden />
-                  </Button>
-                </div>
-              </nav>
+              <Pager offset={(page - 1) * PAGE_SIZE} shown={mocks.length} total={total} pageSize={PAGE_SIZE} onOffset={(o) => url.set({ page: String(o / PAGE_SIZE + 1) })} />
             </>
           )}
         </section>

@@ -8,6 +8,7 @@ import { useTRPC } from "@/app/_trpc/client";
 import { formatDateTime } from "@/components/lib/format";
 import { useDebounced } from "@/components/lib/use-debounced";
 import { Badge } from "@/components/ui/badge";
+import { Pager } from "@/components/ui/pager";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent } from "@/components/ui/card";
 import { DataTable, type DataColumn } from "@/components/ui/data-table";
@@ -122,19 +123,7 @@ export function AuditPage() {
             noMatch={{ title: "No events match", body: "Actions are matched from the start (auth. finds auth.login and auth.logout); actors by exact username." }}
             footer={
               events.length ? (
-                <nav aria-label="Pages" className="flex items-center justify-between text-sm text-muted-foreground">
-                  <span>
-                    {offset + 1}–{Math.min(offset + PAGE_SIZE, total)} of {total}
-                  </span>
-                  <div className="flex gap-2">
-                    <Button variant="outline" size="sm" disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - PAGE_SIZE))}>
-                      Newer
-                    </Button>
-                    <Button variant="outline" size="sm" disabled={offset + PAGE_SIZE >= total} onClick={() => setOffset(offset + PAGE_SIZE)}>
-                      Older
-                    </Button>
-                  </div>
-                </nav>
+                <Pager offset={offset} shown={events.length} total={total} pageSize={PAGE_SIZE} onOffset={setOffset} labels={{ previous: "Newer", next: "Older" }} />
               ) : null
             }
           />

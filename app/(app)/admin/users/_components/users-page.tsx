@@ -8,6 +8,7 @@ import { useTRPC } from "@/app/_trpc/client";
 import { formatRelative } from "@/components/lib/format";
 import { useDebounced } from "@/components/lib/use-debounced";
 import { Badge } from "@/components/ui/badge";
+import { Pager } from "@/components/ui/pager";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent } from "@/components/ui/card";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
@@ -157,19 +158,7 @@ export function UsersPage() {
             noMatch={{ title: "No users match", body: "Try another part of the username, name or e-mail address." }}
             footer={
               total > PAGE_SIZE ? (
-                <nav aria-label="Pages" className="flex items-center justify-between text-sm text-muted-foreground">
-                  <span>
-                    {offset + 1}–{Math.min(offset + PAGE_SIZE, total)} of {total}
-                  </span>
-                  <div className="flex gap-2">
-                    <Button variant="outline" size="sm" disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - PAGE_SIZE))}>
-                      Previous
-                    </Button>
-                    <Button variant="outline" size="sm" disabled={offset + PAGE_SIZE >= total} onClick={() => setOffset(offset + PAGE_SIZE)}>
-                      Next
-                    </Button>
-                  </div>
-                </nav>
+                <Pager offset={offset} shown={list.data?.users.length ?? 0} total={total} pageSize={PAGE_SIZE} onOffset={setOffset} />
               ) : null
             }
           />
