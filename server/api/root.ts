@@ -10,6 +10,7 @@ import { membersRouter } from "./routers/members";
 import { foldersRouter, tagsRouter } from "./routers/mock-organisation";
 import { mocksRouter } from "./routers/mocks";
 import { namespacesRouter } from "./routers/namespaces";
+import { protocolServersRouter } from "./routers/protocol-servers";
 import { requestLogsRouter } from "./routers/request-logs";
 import { storesRouter } from "./routers/stores";
 import { tokensRouter } from "./routers/tokens";
@@ -36,6 +37,7 @@ export const appRouter = createTRPCRouter({
   tempFiles: tempFilesRouter,
   members: membersRouter,
   dashboard: dashboardRouter,
+  protocolServers: protocolServersRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -11,6 +11,7 @@ import { identityProviderEndpoints } from "./identity-providers";
 import { integrationEndpoints } from "./integrations";
 import { mockEndpoints } from "./mock-endpoints";
 import { memberEndpoints, namespaceEndpoints } from "./namespaces";
+import { protocolServerEndpoints } from "./protocol-servers";
 import { storeEndpoints } from "./store-endpoints";
 import { organisationEndpoints } from "./organisation-endpoints";
 import { userEndpoints } from "./users";
@@ -31,4 +32,5 @@ export const allEndpoints: Endpoint[] = [
   ...Object.values(templateEndpoints),
   ...Object.values(tempFileEndpoints),
   ...Object.values(organisationEndpoints),
+  ...Object.values(protocolServerEndpoints),
 ];

@@ -276,6 +276,15 @@ describe("every documented operation, success case, validated against the docume
     await undef();
     await ok("DELETE /api/v1/undefined-requests/all", {});
   });
+
+  it("protocol servers", async () => {
+    const server = await ok("POST /api/v1/protocol-servers", { body: { name: "orders-tcp", protocol: "tcp", port: 1, options: { framing: "newline" }, credentials: { username: "u", password: "p" } } }, 201);
+    await ok("GET /api/v1/protocol-servers", {});
+    await ok("GET /api/v1/protocol-servers/{id}", { params: { id: server.id } });
+    await ok("PUT /api/v1/protocol-servers/{id}", { params: { id: server.id }, body: { options: { framing: "raw", idleMs: 50 } } });
+    await ok("POST /api/v1/protocol-servers/{id}/test", { params: { id: server.id } });
+    await ok("DELETE /api/v1/protocol-servers/{id}", { params: { id: server.id } });
+  });
 });
 
 describe("the errors each operation documents", () => {
@@ -357,6 +366,11 @@ describe("the errors each operation documents", () => {
     const upload = (text: string) => ({ headers: { "content-type": "text/plain", "x-file-name": "k.txt", "idempotency-key": "same-key" }, rawBody: text });
     await expectAnswer("POST /api/v1/temp-files", { cookie: admin.cookie, query: `namespace=${NS}`, ...upload("first") }, 201);
     await c("POST /api/v1/temp-files", upload("second"));
+    const tcp = { name: "twice-tcp", protocol: "tcp", port: 1 };
+    const firstServer = await expectAnswer("POST /api/v1/protocol-servers", { cookie: admin.cookie, query: `namespace=${NS}`, body: tcp }, 201);
+    await expectAnswer("POST /api/v1/protocol-servers", { cookie: admin.cookie, query: `namespace=${NS}`, body: { ...tcp, name: "other-tcp" } }, 201);
+    await c("POST /api/v1/protocol-servers", { body: tcp });
+    await c("PUT /api/v1/protocol-servers/{id}", { params: { id: firstServer.id }, body: { name: "other-tcp" } });
   });
 
   it("503 on forgot-password, e-mail ping and test while e-mail is not configured", async () => {
