@@ -1,44 +1,38 @@
-// The protocol-runner process: serves gRPC, broker, SMTP and socket mocks from
-// the same database as the web process. For now it serves its health only;
-// each protocol adds a listener here.
-import http from "node:http";
+// The protocol-runner process: serves socket (TCP/UDP) mocks — and, as each
+// module is added to MODULES, gRPC, SMTP and broker mocks — from the same
+// database as the web process, with its listeners reconciled against the
+// protocol-server rows (./reconciler.ts) and reported on its health port.
 import { db } from "@/server/db/client";
 import { logger } from "@/server/lib/logger";
-import { releaseId } from "@/server/release";
+import { stubRecorder } from "@/server/serving/recorder";
 import { runnerEnv } from "./env";
+import { startHealthServer } from "./health-server";
+import type { ProtocolModule } from "./module";
+import { startRunner } from "./reconciler";
+import { socketModule } from "./socket/socket-module";
 
 process.env.SERVICE_NAME ??= "protocol-runner";
 const log = logger();
 
-async function databaseUp(): Promise<boolean> {
-  try {
-    await db().$queryRaw`SELECT 1`;
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 async function main() {
   const env = runnerEnv();
-  if (!(await databaseUp())) throw new Error("database unreachable");
-  const server = http.createServer(async (req, res) => {
-    if (req.url === "/health" || req.url === "/health/live" || req.url === "/health/ready") {
-      const up = req.url === "/health/live" ? true : await databaseUp();
-      res.writeHead(up ? 200 : 503, { "Content-Type": "application/json" });
-      res.end(JSON.stringify({ status: up ? "up" : "down", releaseId: releaseId(), checks: { database: { status: up ? "up" : "down" } }, protocols: [] }));
-      return;
-    }
-    res.writeHead(404, { "Content-Type": "application/json" });
-    res.end(JSON.stringify({ error: "Not found", code: "not_found", request_id: "-" }));
+  await db().$queryRaw`SELECT 1`.catch(() => {
+    throw new Error("database unreachable");
   });
-  await new Promise<void>((resolve) => server.listen(env.RUNNER_HEALTH_PORT, "127.0.0.1", resolve));
-  log.info({ port: env.RUNNER_HEALTH_PORT }, "protocol-runner health listening");
+  // One line per protocol module.
+  const MODULES: ProtocolModule[] = [socketModule(env.HOST)];
+  const runner = await startRunner(MODULES);
+  const health = await startHealthServer(env.RUNNER_HEALTH_PORT, runner.listeners);
+  log.info({ port: env.RUNNER_HEALTH_PORT, listeners: runner.listeners().length }, "protocol-runner listening");
 
   const shutdown = () => {
-    server.close();
-    void db().$disconnect().finally(() => process.exit(0));
+    health.close();
     setTimeout(() => process.exit(0), 5000).unref();
+    void runner
+      .stop()
+      .then(() => stubRecorder().drain())
+      .catch((err) => log.error({ err }, "protocol-runner shutdown"))
+      .finally(() => void db().$disconnect().finally(() => process.exit(0)));
   };
   process.on("SIGTERM", shutdown);
   process.on("SIGINT", shutdown);

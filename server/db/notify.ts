@@ -12,12 +12,16 @@ export async function notifyMocksChanged(namespaceId: string): Promise<void> {
 
 export interface Listener {
   close(): Promise<void>;
+  /** Resolves once LISTEN first succeeds: notifications sent after it are not missed. */
+  ready: Promise<void>;
 }
 
 export function listen(channel: string, onMessage: (payload: string) => void, onReconnect?: () => void): Listener {
   let client: pg.Client | undefined;
   let closed = false;
   let attempt = 0;
+  let markReady = () => {};
+  const ready = new Promise<void>((resolve) => (markReady = resolve));
   const connect = async () => {
     if (closed) return;
     const c = new pg.Client({ connectionString: databaseUrl() });
@@ -35,12 +39,14 @@ export function listen(channel: string, onMessage: (payload: string) => void, on
       await c.query(`LISTEN ${channel}`);
       client = c;
       attempt = 0;
+      markReady();
     } catch {
       c.end().catch(() => {});
     }
   };
   void connect();
   return {
+    ready,
     async close() {
       closed = true;
       await client?.end().catch(() => {});

@@ -4,7 +4,6 @@
 import net from "node:net";
 import type { z } from "zod";
 import {
-  checkServer,
   CreateProtocolServerInput,
   LISTENER_PROTOCOLS,
   type ListenerState,

@@ -172,6 +172,9 @@ const CAPTURE_TARGETS: Record<string, (row: UndefinedRequest) => { block: Record
     const event = row.method === "MESSAGE" && space >= 0 ? row.path.slice(space + 1) : undefined;
     return { block: { socket: { serverName, event } }, response: { payload: {} } };
   },
+  // The runner's TCP/UDP listeners capture "MESSAGE /<serverName> <event>" too: they are socket mocks.
+  tcp: (row) => CAPTURE_TARGETS.socket(row),
+  udp: (row) => CAPTURE_TARGETS.socket(row),
   mcp: (row) => fromShape("mcp", row),
   s3: (row) => fromShape("s3", row),
   // "<path> <operation> <field>"

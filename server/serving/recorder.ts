@@ -86,7 +86,7 @@ export function recordHit(scope: ServingScope, mock: MockDefinition, status: num
 }
 
 /** Captures an undefined request under its protocol. `path` may carry protocol detail (e.g. "/graphql query users"). */
-export function recordMiss(scope: ServingScope, miss: { protocol: ServedProtocol; method: string; path?: string; body: unknown }) {
+export function recordMiss(scope: ServingScope, miss: { protocol: ServedProtocol | "tcp" | "udp"; method: string; path?: string; body: unknown }) {
   stubRecorder().miss({
     namespaceId: scope.index.namespaceId,
     namespace: scope.namespace,
