@@ -15,6 +15,8 @@ const EnvSchema = z.object({
   APP_SECRET: z.string().optional(),
   RELEASE_ID: z.string().optional(),
   REDIS_URL: z.string().optional(),
+  /** The protocol runner's loopback health port, read by /health (checks.protocolRunner). */
+  RUNNER_HEALTH_PORT: z.coerce.number().int().positive().default(5774),
   SESSION_TTL_HOURS: z.coerce.number().positive().default(24 * 7),
   MAX_BODY_BYTES: z.coerce.number().int().positive().default(10 * 1024 * 1024),
   RATE_LIMIT_AUTH_PER_MINUTE: z.coerce.number().int().positive().default(20),

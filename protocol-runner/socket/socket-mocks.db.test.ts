@@ -6,16 +6,18 @@ import dgram from "node:dgram";
 import { once } from "node:events";
 import net, { type AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import * as webHealth from "@/app/health/route";
 import { CreateProtocolServerInput } from "@/server/contracts/protocol-servers";
 import { MockInput } from "@/server/contracts/mock";
 import { db } from "@/server/db/client";
+import { resetEnvCache } from "@/server/env";
 import { invalidateAll, stopListening } from "@/server/serving/mock-index";
 import { stubRecorder } from "@/server/serving/recorder";
 import { saveMock } from "@/server/services/mocks";
 import { resolveNamespace, type NamespaceScope } from "@/server/services/namespace-access";
 import { createProtocolServer, deleteProtocolServer, getProtocolServer, testProtocolServer, updateProtocolServer } from "@/server/services/protocol-servers";
 import { createMockFromUndefinedRequest } from "@/server/services/undefined-requests";
-import { actorFor, makeNamespace, makeUser } from "@/server/testing/fixtures";
+import { actorFor, call, makeNamespace, makeUser } from "@/server/testing/fixtures";
 import { useTestDatabase } from "@/server/testing/use-test-database";
 import { startHealthServer } from "../health-server";
 import { startRunner, type Runner } from "../reconciler";
@@ -250,10 +252,23 @@ describe("listener lifecycle", () => {
 
     // The runner still serves: the health endpoint answers with every listener.
     const health = await startHealthServer(0, runner.listeners);
-    const body = await (await fetch(`http://127.0.0.1:${(health.address() as AddressInfo).port}/health`)).json();
-    health.close();
+    const healthPort = (health.address() as AddressInfo).port;
+    const body = await (await fetch(`http://127.0.0.1:${healthPort}/health`)).json();
     expect(body.status).toBe("up");
     expect(body.listeners).toContainEqual(expect.objectContaining({ name: "taken", state: "error" }));
+    // The web process's /health shows the runner and its listeners (checks.protocolRunner)…
+    process.env.RUNNER_HEALTH_PORT = String(healthPort);
+    resetEnvCache();
+    const web = await call(webHealth.GET, "/health");
+    expect(web.status).toBe(200);
+    expect(web.body.checks.protocolRunner).toMatchObject({ status: "up", listeners: expect.arrayContaining([expect.objectContaining({ id: taken.id, state: "error", reason: `port ${port} is in use` })]) });
+    await new Promise((r) => health.close(r));
+    // …and stays up itself while the runner is away.
+    const away = await call(webHealth.GET, "/health");
+    expect(away.status).toBe(200);
+    expect(away.body.checks.protocolRunner).toMatchObject({ status: "down", message: expect.stringMatching(/unreachable/) });
+    delete process.env.RUNNER_HEALTH_PORT;
+    resetEnvCache();
 
     // Freed and changed: the runner restarts it on the update's NOTIFY.
     await new Promise((r) => squatter.close(r));

@@ -2,6 +2,16 @@ import { z } from "zod";
 import { endpoint } from "./endpoint";
 
 export const CheckStatus = z.enum(["up", "down", "disabled"]);
+/** One listener of the protocol runner as its health reports it. */
+export const RunnerListener = z.object({
+  id: z.string(),
+  name: z.string(),
+  namespace: z.string().optional(),
+  protocol: z.string(),
+  port: z.number().int().nullable().optional(),
+  state: z.enum(["listening", "error", "stopped"]),
+  reason: z.string().nullable().optional(),
+});
 export const HealthOutput = z.object({
   status: z.enum(["up", "down"]),
   releaseId: z.string(),
@@ -10,6 +20,9 @@ export const HealthOutput = z.object({
   checks: z.object({
     database: z.object({ status: CheckStatus, latencyMs: z.number().optional(), message: z.string().optional() }),
     cache: z.object({ status: CheckStatus, message: z.string().optional() }),
+    protocolRunner: z
+      .object({ status: CheckStatus, message: z.string().optional(), listeners: z.array(RunnerListener).optional() })
+      .describe("the protocol runner and its listeners; its being down does not make the web process down"),
   }),
 });
 export const ReadyOutput = z.object({ status: z.enum(["ready", "not_ready"]), checks: z.record(z.string(), z.object({ ok: z.boolean(), message: z.string().optional() })) });

@@ -1,3 +1,5 @@
+import { z } from "zod";
+import { RunnerListener } from "@/server/contracts/health";
 import { db } from "@/server/db/client";
 import { isMigrated } from "@/server/db/migrate";
 import { env } from "@/server/env";
@@ -40,12 +42,24 @@ async function cacheCheck() {
   }
 }
 
+/** The runner is a sibling process: each keeps serving while the other restarts, so it is reported, not required. */
+async function protocolRunnerCheck() {
+  try {
+    const res = await fetch(`http://127.0.0.1:${env().RUNNER_HEALTH_PORT}/health`, { signal: AbortSignal.timeout(1000) });
+    const body = (await res.json()) as { status?: string; listeners?: z.infer<typeof RunnerListener>[] };
+    const listeners = z.array(RunnerListener).safeParse(body.listeners ?? []);
+    return { status: body.status === "up" ? ("up" as const) : ("down" as const), listeners: listeners.success ? listeners.data : [] };
+  } catch (err) {
+    return { status: "down" as const, message: `protocol runner unreachable: ${(err as Error).message}` };
+  }
+}
+
 export async function health() {
-  const [database, cache] = await Promise.all([databaseCheck(), cacheCheck()]);
+  const [database, cache, protocolRunner] = await Promise.all([databaseCheck(), cacheCheck(), protocolRunnerCheck()]);
   const status = database.status === "up" && cache.status !== "down" ? ("up" as const) : ("down" as const);
   return {
     httpStatus: status === "up" ? 200 : 503,
-    body: { status, releaseId: releaseId(), version: packageVersion(), uptimeSeconds: Math.round((Date.now() - started) / 1000), checks: { database, cache } },
+    body: { status, releaseId: releaseId(), version: packageVersion(), uptimeSeconds: Math.round((Date.now() - started) / 1000), checks: { database, cache, protocolRunner } },
   };
 }
 
