@@ -16,7 +16,7 @@ export interface Deframer {
 }
 
 export function deframer(framing: TcpFraming): Deframer {
-  let buffered = Buffer.alloc(0);
+  let buffered: Buffer = Buffer.alloc(0);
   const take = (end: number, skip: number) => {
     const message = buffered.subarray(0, end);
     buffered = buffered.subarray(end + skip);

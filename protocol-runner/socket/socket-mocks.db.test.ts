@@ -85,7 +85,7 @@ const save = (input: unknown) => saveMock(actor, scope, MockInput.parse(input));
 async function tcp(port: number) {
   const socket = net.connect(port, "127.0.0.1");
   open.push(socket);
-  let buffered = Buffer.alloc(0);
+  let buffered: Buffer = Buffer.alloc(0);
   let wake: (() => void) | undefined;
   socket.on("data", (d: Buffer) => {
     buffered = Buffer.concat([buffered, d]);
@@ -108,7 +108,7 @@ async function tcp(port: number) {
     line: async () => (await waitFor(() => (buffered.indexOf(0x0a) < 0 ? -1 : buffered.indexOf(0x0a) + 1))).toString().trimEnd(),
     frame: async () => (await waitFor(() => (buffered.length >= 4 && buffered.length >= 4 + buffered.readUInt32BE(0) ? 4 + buffered.readUInt32BE(0) : -1))).subarray(4).toString(),
     /** Everything until the server ends the connection. */
-    rest: async () => (await waitFor(() => (socket.readableEnded ? buffered.length : -1), )).toString(),
+    rest: async () => (await waitFor(() => (socket.readableEnded ? buffered.length : -1))).toString(),
   };
 }
 
