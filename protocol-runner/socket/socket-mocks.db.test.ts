@@ -6,6 +6,8 @@ import dgram from "node:dgram";
 import { once } from "node:events";
 import net, { type AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import * as serverRoutes from "@/app/api/v1/protocol-servers/route";
+import * as serverRoute from "@/app/api/v1/protocol-servers/[id]/route";
 import * as webHealth from "@/app/health/route";
 import { CreateProtocolServerInput } from "@/server/contracts/protocol-servers";
 import { MockInput } from "@/server/contracts/mock";
@@ -17,7 +19,7 @@ import { saveMock } from "@/server/services/mocks";
 import { resolveNamespace, type NamespaceScope } from "@/server/services/namespace-access";
 import { createProtocolServer, deleteProtocolServer, getProtocolServer, testProtocolServer, updateProtocolServer } from "@/server/services/protocol-servers";
 import { createMockFromUndefinedRequest } from "@/server/services/undefined-requests";
-import { actorFor, call, makeNamespace, makeUser } from "@/server/testing/fixtures";
+import { actorFor, call, makeNamespace, makeUser, sessionCookie } from "@/server/testing/fixtures";
 import { useTestDatabase } from "@/server/testing/use-test-database";
 import { startHealthServer } from "../health-server";
 import { startRunner, type Runner } from "../reconciler";
@@ -28,6 +30,7 @@ useTestDatabase();
 let runner: Runner;
 let actor: ReturnType<typeof actorFor>;
 let scope: NamespaceScope;
+let cookie: string;
 const open: { destroy(): void }[] = [];
 
 beforeAll(async () => {
@@ -35,6 +38,7 @@ beforeAll(async () => {
   await makeNamespace("sock", { [user.id]: "owner" });
   actor = actorFor(user);
   scope = await resolveNamespace(actor, "sock");
+  cookie = await sessionCookie(user.id);
   runner = await startRunner([socketModule("127.0.0.1")]);
 });
 
@@ -299,6 +303,21 @@ describe("protocol server records", () => {
     const cleared = await updateProtocolServer(scope, created.id, { credentials: null });
     expect(cleared.hasCredentials).toBe(false);
     await expect(createProtocolServer(scope, CreateProtocolServerInput.parse({ name: "mq", protocol: "nats", url: "nats://n.example.test:4222" }))).rejects.toMatchObject({ code: "conflict" });
+  });
+
+  it("over REST: bad input is a 400 naming the field, a duplicate name 409, an unknown id 404; the list shows the state", async () => {
+    const post = (body: unknown) => call(serverRoutes.POST, "/api/v1/protocol-servers?namespace=sock", { method: "POST", cookie, body });
+    const missing = await post({ name: "no-port", protocol: "tcp" });
+    expect(missing.status).toBe(400);
+    expect(missing.body).toMatchObject({ code: "validation", details: [expect.objectContaining({ location: "body", field: "port" })] });
+    expect((await post({ name: "bad-framing", protocol: "tcp", port: 9, options: { framing: "xml" } })).body.details[0].field).toBe("options.framing");
+    expect((await post({ name: "orders", protocol: "tcp", port: 9 })).status).toBe(409);
+    const list = await call(serverRoutes.GET, "/api/v1/protocol-servers?namespace=sock", { cookie });
+    expect(list.status).toBe(200);
+    expect(list.body.servers).toContainEqual(expect.objectContaining({ name: "orders", state: "listening", stateReason: null }));
+    const absent = "00000000-0000-4000-8000-000000000000";
+    const gone = await call(serverRoute.GET, `/api/v1/protocol-servers/${absent}?namespace=sock`, { cookie, params: { id: absent } });
+    expect(gone.status).toBe(404);
   });
 
   it("the contract refuses incomplete or mismatched servers, naming the field", () => {
