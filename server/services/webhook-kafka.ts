@@ -7,10 +7,14 @@
 // guard. Semantics in docs/decisions.md, "Proxy and webhooks".
 import net from "node:net";
 import tls from "node:tls";
-import { Kafka, KafkaJSError, logLevel, Partitioners, type IHeaders, type ISocketFactory } from "kafkajs";
+import kafkajs, { type IHeaders, type ISocketFactory } from "kafkajs";
 import type { RenderedWebhook } from "@/server/engine/engine";
 import { assertAllowedTarget, BlockedTargetError, safeLookup } from "@/server/lib/ssrf";
 import type { PublishOutcome } from "./webhook-rabbitmq";
+
+// kafkajs is CommonJS: under Node's ESM loader (tsx, the bundled server) only the names its
+// lexer detects are named exports, and KafkaJSError is not one of them.
+const { Kafka, KafkaJSError, logLevel, Partitioners } = kafkajs;
 
 type KafkaTarget = NonNullable<RenderedWebhook["kafka"]>;
 
