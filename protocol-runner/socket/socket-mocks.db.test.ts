@@ -17,6 +17,7 @@ import { invalidateAll, stopListening } from "@/server/serving/mock-index";
 import { stubRecorder } from "@/server/serving/recorder";
 import { saveMock } from "@/server/services/mocks";
 import { resolveNamespace, type NamespaceScope } from "@/server/services/namespace-access";
+import { adminDeleteNamespace, adminRestoreNamespace } from "@/server/services/namespaces";
 import { createProtocolServer, deleteProtocolServer, getProtocolServer, testProtocolServer, updateProtocolServer } from "@/server/services/protocol-servers";
 import { createMockFromUndefinedRequest } from "@/server/services/undefined-requests";
 import { actorFor, call, makeNamespace, makeUser, sessionCookie } from "@/server/testing/fixtures";
@@ -288,6 +289,23 @@ describe("listener lifecycle", () => {
       s.once("error", (e: NodeJS.ErrnoException) => resolve(e.code ?? "error"));
     });
     expect(refused).toBe("ECONNREFUSED");
+  });
+});
+
+describe("namespaces", () => {
+  it("deleting a namespace closes its listeners; restoring it opens them again", async () => {
+    const { user } = await makeUser({ role: "admin" });
+    const admin = actorFor(user);
+    await makeNamespace("short-lived", { [user.id]: "owner" });
+    const other = await resolveNamespace(admin, "short-lived");
+    const port = await freePort("udp");
+    const created = await createProtocolServer(other, CreateProtocolServerInput.parse({ name: "brief", protocol: "udp", host: "127.0.0.1", port }));
+    await until(async () => runner.listeners().some((l) => l.id === created.id && l.state === "listening"), "listening");
+    await adminDeleteNamespace(admin, "short-lived");
+    await until(async () => !runner.listeners().some((l) => l.id === created.id), "closed with its namespace");
+    await until(async () => (await db().protocolServer.findUniqueOrThrow({ where: { id: created.id } })).state === "stopped", "its row stopped");
+    await adminRestoreNamespace(admin, "short-lived");
+    await until(async () => runner.listeners().some((l) => l.id === created.id && l.state === "listening"), "listening again");
   });
 });
 

@@ -62,6 +62,8 @@ export function socketModule(defaultHost: string): ProtocolModule {
         if (keep) continue;
         await slot.running?.close();
         slots.delete(id);
+        // A row still there but no longer served (its namespace deleted) says so; a deleted row ignores it.
+        if (!row) report(slot.row, "stopped", null);
       }
       for (const row of rows) {
         if (slots.has(row.id)) continue;

@@ -4,6 +4,7 @@ import { type Actor, isAdmin } from "@/server/auth/actor";
 import type { AddMemberInput, CreateNamespaceInput } from "@/server/contracts/namespaces";
 import { db, Prisma } from "@/server/db/client";
 import { notifyMocksChanged } from "@/server/db/notify";
+import { notifyProtocolServersChanged } from "./protocol-servers";
 import { errors } from "@/server/errors";
 import { recordAudit } from "./audit";
 import { canManageMembers, type MemberRole, namespaceNotFound, type NamespaceScope, readableNamespaces, ROLE_PERMISSIONS } from "./namespace-access";
@@ -116,6 +117,7 @@ export async function adminDeleteNamespace(actor: Actor, name: string) {
   if (ns.deletedAt) return adminView(ns);
   const row = await db().namespace.update({ where: { id: ns.id }, data: { deletedAt: new Date() }, include: adminInclude });
   await notifyMocksChanged(ns.id); // every process stops serving its stubs
+  await notifyProtocolServersChanged(ns.id); // and the runner closes its listeners
   await recordAudit({ actor, action: "admin.namespace_delete", namespace: name, targetType: "namespace", targetId: ns.id });
   return adminView(row);
 }
@@ -124,6 +126,7 @@ export async function adminRestoreNamespace(actor: Actor, name: string) {
   const ns = await findNamespace(name);
   const row = await db().namespace.update({ where: { id: ns.id }, data: { deletedAt: null }, include: adminInclude });
   await notifyMocksChanged(ns.id);
+  await notifyProtocolServersChanged(ns.id);
   await recordAudit({ actor, action: "admin.namespace_restore", namespace: name, targetType: "namespace", targetId: ns.id });
   return adminView(row);
 }

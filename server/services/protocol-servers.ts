@@ -19,7 +19,7 @@ import { assertAllowedTarget, BlockedTargetError, safeLookup } from "@/server/li
 import { validationError } from "@/server/validation-error";
 import type { NamespaceScope } from "./namespace-access";
 
-/** NOTIFY channel: payload is the protocol server's id; the runner reconciles on each. */
+/** NOTIFY channel: the runner reconciles on each (protocol server writes, namespace delete and restore). */
 export const PROTOCOL_SERVERS_CHANNEL = "protocol_servers_changed";
 
 type Row = ProtocolServer & { namespace: { name: string } };
@@ -45,7 +45,8 @@ function view(row: Row): ProtocolServerView {
   };
 }
 
-async function notifyChanged(id: string) {
+/** Makes the runner reconcile; the payload (a row or namespace id) is informative only. */
+export async function notifyProtocolServersChanged(id: string) {
   await db().$executeRaw`SELECT pg_notify(${PROTOCOL_SERVERS_CHANNEL}, ${id})`;
 }
 
@@ -90,7 +91,7 @@ function columns(input: Omit<z.output<typeof CreateProtocolServerInput>, "namesp
 export async function createProtocolServer(scope: NamespaceScope, input: z.output<typeof CreateProtocolServerInput>) {
   try {
     const row = await db().protocolServer.create({ data: { namespaceId: scope.id, ...columns(input) }, include: withNamespace });
-    await notifyChanged(row.id);
+    await notifyProtocolServersChanged(row.id);
     return view(row);
   } catch (err) {
     if (isUniqueViolation(err)) throw nameTaken(input.name);
@@ -117,7 +118,7 @@ export async function updateProtocolServer(scope: NamespaceScope, id: string, pa
   if (!checked.success) throw validationError(checked.error, "body");
   try {
     const row = await db().protocolServer.update({ where: { id: current.id }, data: columns({ ...checked.data, credentials: changes.credentials }), include: withNamespace });
-    await notifyChanged(row.id);
+    await notifyProtocolServersChanged(row.id);
     return view(row);
   } catch (err) {
     if (isUniqueViolation(err)) throw nameTaken(merged.name);
@@ -128,7 +129,7 @@ export async function updateProtocolServer(scope: NamespaceScope, id: string, pa
 export async function deleteProtocolServer(scope: NamespaceScope, id: string) {
   const row = await find(scope, id);
   await db().protocolServer.delete({ where: { id: row.id } });
-  await notifyChanged(row.id);
+  await notifyProtocolServersChanged(row.id);
   return { ok: true as const };
 }
 
