@@ -6,6 +6,7 @@ import { db } from "@/server/db/client";
 import { logger } from "@/server/lib/logger";
 import { releaseId } from "@/server/release";
 import { runnerEnv } from "./env";
+import { startGrpc } from "./grpc/server";
 
 process.env.SERVICE_NAME ??= "protocol-runner";
 const log = logger();
@@ -34,9 +35,11 @@ async function main() {
   });
   await new Promise<void>((resolve) => server.listen(env.RUNNER_HEALTH_PORT, "127.0.0.1", resolve));
   log.info({ port: env.RUNNER_HEALTH_PORT }, "protocol-runner health listening");
+  const grpc = await startGrpc({ port: env.GRPC_PORT, log });
 
   const shutdown = () => {
     server.close();
+    void grpc.stop();
     void db().$disconnect().finally(() => process.exit(0));
     setTimeout(() => process.exit(0), 5000).unref();
   };

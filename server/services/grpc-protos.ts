@@ -9,6 +9,7 @@ import type {
   ImportGrpcInput,
 } from "@/server/contracts/grpc-endpoints";
 import { db } from "@/server/db/client";
+import { notifyMocksChanged } from "@/server/db/notify";
 import { errors } from "@/server/errors";
 import { ProtoError, servicesByFile, type ProtoFile } from "@/server/grpc/proto-parse";
 import type { NamespaceScope } from "./namespace-access";
@@ -68,6 +69,8 @@ export async function importProtos(ns: NamespaceScope, input: ImportGrpcInput): 
       }),
     ),
   );
+  // The protocol runner rebuilds its gRPC services on the mocks' notification.
+  await notifyMocksChanged(ns.id);
   return listProtos(ns);
 }
 
@@ -92,6 +95,7 @@ export async function deleteProto(ns: NamespaceScope, id: string): Promise<{ ok:
     throw errors.conflict(`'${row.name}' is imported by ${importers.map((n) => `'${n}'`).join(", ")}; delete or replace those first`, { importers });
   }
   await db().grpcProto.delete({ where: { id } });
+  await notifyMocksChanged(ns.id);
   return { ok: true };
 }
 
