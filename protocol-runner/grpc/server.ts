@@ -48,8 +48,9 @@ export async function startGrpc(opts: { port: number; host?: string; log: Logger
   const internals = server as unknown as { _retrieveHandler?: (path: string) => unknown };
   const lookup = internals._retrieveHandler?.bind(server);
   if (lookup) {
-    const fallback = { func: unknownMethodHandler(current), serialize: raw, deserialize: raw, type: "bidi", path: "" };
-    internals._retrieveHandler = (path: string) => lookup(path) ?? fallback;
+    const func = unknownMethodHandler(current);
+    // grpc-js hands the handler's `path` to the call (getPath()).
+    internals._retrieveHandler = (path: string) => lookup(path) ?? { func, serialize: raw, deserialize: raw, type: "bidi", path };
   }
 
   let reloading: Promise<void> | undefined;
