@@ -21,7 +21,10 @@ function normalizeValue(field: protobuf.Field, value: unknown, where: string): u
     if (n === undefined) throw new MessageMismatch(`${where}: '${value}' is not a value of ${field.resolvedType.fullName.slice(1)}`);
     return n;
   }
-  if (LONG.has(field.type) && typeof value === "string" && /^-?\d+$/.test(value)) return protobuf.util.Long ? protobuf.util.Long.fromString(value, field.type.startsWith("u") || field.type === "fixed64") : Number(value);
+  if (LONG.has(field.type) && typeof value === "string" && /^-?\d+$/.test(value)) {
+    const Long = protobuf.util.Long as unknown as { fromString(s: string, unsigned: boolean): unknown } | undefined;
+    return Long ? Long.fromString(value, field.type.startsWith("u") || field.type === "fixed64") : Number(value);
+  }
   return value;
 }
 
@@ -34,8 +37,10 @@ function normalize(type: protobuf.Type, value: unknown, where: string): Record<s
     field.resolve();
     const at = `${where}.${key}`;
     if (v === null || v === undefined) continue;
-    if (field.map && v && typeof v === "object") out[field.name] = Object.fromEntries(Object.entries(v).map(([k, x]) => [k, normalizeValue(field, x, `${at}.${k}`)]));
-    else if (field.repeated && Array.isArray(v)) out[field.name] = v.map((x, i) => normalizeValue(field, x, `${at}[${i}]`));
+    if (field.repeated && !Array.isArray(v)) throw new MessageMismatch(`${at}: expected a list`);
+    if (field.map && (typeof v !== "object" || Array.isArray(v))) throw new MessageMismatch(`${at}: expected an object (a map)`);
+    if (field.map) out[field.name] = Object.fromEntries(Object.entries(v).map(([k, x]) => [k, normalizeValue(field, x, `${at}.${k}`)]));
+    else if (field.repeated) out[field.name] = v.map((x, i) => normalizeValue(field, x, `${at}[${i}]`));
     else out[field.name] = normalizeValue(field, v, at);
   }
   const problem = type.verify(out);

@@ -45,8 +45,7 @@ let root: protobuf.Root | undefined;
 export function rpcTypes(): protobuf.Root {
   if (!root) {
     root = new protobuf.Root();
-    root.addJSON(protobuf.common["google/protobuf/any.proto"].nested!);
-    root.addJSON(protobuf.common["google/protobuf/duration.proto"].nested!);
+    for (const file of ["google/protobuf/any.proto", "google/protobuf/duration.proto"]) root.addJSON(protobuf.common.get(file)!.nested!);
     protobuf.parse(RPC_PROTO, root, { keepCase: false });
     root.resolveAll();
   }
@@ -61,7 +60,7 @@ export function encodeRichStatus(code: number, message: string, details: ErrorDe
   const types = rpcTypes();
   const any = details.map((d, i) => {
     const type = types.lookupType(`google.rpc.${TYPE_NAMES[d.type]}`);
-    const fields = camelKeys(d.details ?? {});
+    const fields = camelKeys(d.details ?? {}) as Record<string, unknown>;
     const problem = type.verify(fields);
     if (problem) throw new DetailError(`errorDetails[${i}] (${d.type}): ${problem}`);
     return { type_url: `type.googleapis.com/google.rpc.${TYPE_NAMES[d.type]}`, value: type.encode(type.fromObject(fields)).finish() };
