@@ -13,6 +13,7 @@ import { GrpcReflection } from "grpc-js-reflection-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as importRoute from "@/app/api/v1/api-tester/import/grpc/route";
 import * as mocksRoute from "@/app/api/v1/mocks/route";
+import * as createMockRoute from "@/app/api/v1/undefined-requests/[id]/create-mock/route";
 import { db } from "@/server/db/client";
 import { logger } from "@/server/lib/logger";
 import { stubRecorder } from "@/server/serving/recorder";
@@ -207,6 +208,10 @@ describe("gRPC mocks served to a grpc-js client", () => {
     await written();
     const miss = await db().undefinedRequest.findFirstOrThrow({ where: { namespace: { name: NS }, protocol: "grpc", path: "/shop.Orders/Get" } });
     expect(miss.body).toEqual({ id: "nobody" });
+    const created = await call(createMockRoute.POST, `/api/v1/undefined-requests/${miss.id}/create-mock?namespace=${NS}`, { method: "POST", cookie, params: { id: miss.id }, body: { id: "from-miss", response: { payload: { id: "$.req.id", state: "made" } } } });
+    expect(created.status, created.text).toBe(200);
+    const row = await db().mock.findFirstOrThrow({ where: { id: "from-miss", namespace: { name: NS } } });
+    expect(row.definition).toMatchObject({ grpc: { service: "shop.Orders", method: "Get" } });
   });
 
   it("routes a call without namespace metadata to the namespace whose mock for the method has a serverName, else to the sandbox", async () => {

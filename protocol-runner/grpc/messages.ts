@@ -40,7 +40,7 @@ function normalize(type: protobuf.Type, value: unknown, where: string): Record<s
     if (field.repeated && !Array.isArray(v)) throw new MessageMismatch(`${at}: expected a list`);
     if (field.map && (typeof v !== "object" || Array.isArray(v))) throw new MessageMismatch(`${at}: expected an object (a map)`);
     if (field.map) out[field.name] = Object.fromEntries(Object.entries(v).map(([k, x]) => [k, normalizeValue(field, x, `${at}.${k}`)]));
-    else if (field.repeated) out[field.name] = v.map((x, i) => normalizeValue(field, x, `${at}[${i}]`));
+    else if (field.repeated) out[field.name] = (v as unknown[]).map((x, i) => normalizeValue(field, x, `${at}[${i}]`));
     else out[field.name] = normalizeValue(field, v, at);
   }
   const problem = type.verify(out);
