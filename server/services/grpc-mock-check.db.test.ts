@@ -1,10 +1,11 @@
 // gRPC mocks are checked against the namespace's uploaded .proto files at save
-// time (create, batch, patch): an unknown service, method or streaming kind is
+// time (create, batch, patch, copy): an unknown service, method or streaming kind is
 // a 400 naming the field, and nothing is stored; without protos any name goes.
 import { beforeAll, describe, expect, it } from "vitest";
 import * as importRoute from "@/app/api/v1/api-tester/import/grpc/route";
 import * as mockRoute from "@/app/api/v1/mocks/[id]/route";
 import * as batchRoute from "@/app/api/v1/mocks/batch/route";
+import * as copyRoute from "@/app/api/v1/mocks/copy-to-namespace/route";
 import * as mocksRoute from "@/app/api/v1/mocks/route";
 import { db } from "@/server/db/client";
 import { call, makeUser, sessionCookie } from "@/server/testing/fixtures";
@@ -80,7 +81,11 @@ describe("saving a gRPC mock in a namespace with protos", () => {
   });
 });
 
-it("a namespace without protos accepts any service and method", async () => {
+it("a namespace without protos accepts any service and method; copying such a mock into one with protos is refused", async () => {
   expect((await save(FREE, { id: "g-any", grpc: { service: "whatever.Svc", method: "Anything" } })).status).toBe(200);
   expect(await mockIds(FREE)).toEqual(["g-any"]);
+  const copy = await call(copyRoute.POST, "/api/v1/mocks/copy-to-namespace", { method: "POST", cookie, body: { mockIds: ["g-any"], sourceNamespace: FREE, targetNamespace: NS } });
+  expect(copy.status).toBe(400);
+  expect(copy.body.details[0].field).toBe("mockIds.0.grpc.service");
+  expect(await mockIds(NS)).toEqual(["g-full", "g-simple"]);
 });

@@ -256,6 +256,7 @@ export async function copyToNamespace(actor: Actor, input: { sourceNamespace: st
         const { folderId: _sourceFolder, ...def } = storedBody(found.get(sourceId)!);
         return { sourceId, id: taken.has(sourceId) ? randomUUID() : sourceId, def };
       });
+      await assertKnownGrpcMethods(tx, target.id, copies.map((c) => ({ def: c.def, prefix: `mockIds.${input.mockIds.indexOf(c.sourceId)}.` })));
       await insertMocks(tx, target.id, copies.map((c) => ({ id: c.id, def: c.def, change: `copied_from:${source.name}/${c.sourceId}` })), actor, new Date());
       return copies.map(({ sourceId, id }) => ({ sourceId, id }));
     }, BATCH_TX)
