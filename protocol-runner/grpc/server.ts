@@ -111,7 +111,18 @@ export async function startGrpc(opts: { port: number; host?: string; log: Logger
     reconcile,
     async stop() {
       await listener?.close();
-      await new Promise<void>((resolve) => server.tryShutdown(() => resolve()));
+      // Open streams (a health Watch never ends by itself) would hold a graceful shutdown forever.
+      await new Promise<void>((resolve) => {
+        const force = setTimeout(() => {
+          server.forceShutdown();
+          resolve();
+        }, 2000);
+        force.unref();
+        server.tryShutdown(() => {
+          clearTimeout(force);
+          resolve();
+        });
+      });
       state.status = "stopped";
     },
   };
