@@ -4,6 +4,8 @@ const nextConfig: NextConfig = {
   // These are loaded by Node at run time instead of being bundled: native
   // addons, packages with optional native parts, and prom-client, whose
   // registry must be the one server.ts fills (one module instance per process).
+  // protobufjs (the .proto upload parses with it) loads its optional parts
+  // through an eval'd require that bundlers cannot follow.
   serverExternalPackages: [
     "@node-rs/argon2",
     "pg",
@@ -13,6 +15,7 @@ const nextConfig: NextConfig = {
     "ldapts",
     "nodemailer",
     "ioredis",
+    "protobufjs",
   ],
   poweredByHeader: false,
   typedRoutes: false,

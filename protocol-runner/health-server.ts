@@ -15,16 +15,17 @@ async function databaseUp(): Promise<boolean> {
   }
 }
 
-export function runnerHealthBody(up: boolean, listeners: ListenerReport[]) {
-  return { status: up ? ("up" as const) : ("down" as const), releaseId: releaseId(), checks: { database: { status: up ? "up" : "down" } }, listeners };
+export function runnerHealthBody(up: boolean, listeners: ListenerReport[], services: Record<string, unknown> = {}) {
+  return { status: up ? ("up" as const) : ("down" as const), releaseId: releaseId(), checks: { database: { status: up ? "up" : "down" } }, listeners, ...services };
 }
 
-export async function startHealthServer(port: number, listeners: () => ListenerReport[]): Promise<http.Server> {
+/** `services`: listeners that no protocol-server row declares (gRPC on GRPC_PORT), reported under their own names. */
+export async function startHealthServer(port: number, listeners: () => ListenerReport[], services: () => Record<string, unknown> = () => ({})): Promise<http.Server> {
   const server = http.createServer(async (req, res) => {
     if (req.url === "/health" || req.url === "/health/live" || req.url === "/health/ready") {
       const up = req.url === "/health/live" ? true : await databaseUp();
       res.writeHead(up ? 200 : 503, { "Content-Type": "application/json" });
-      res.end(JSON.stringify(runnerHealthBody(up, listeners())));
+      res.end(JSON.stringify(runnerHealthBody(up, listeners(), services())));
       return;
     }
     res.writeHead(404, { "Content-Type": "application/json" });

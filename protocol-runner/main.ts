@@ -1,11 +1,12 @@
-// The protocol-runner process: serves socket (TCP/UDP) mocks — and, as each
-// module is added to MODULES, gRPC, SMTP and broker mocks — from the same
+// The protocol-runner process: serves gRPC and socket (TCP/UDP) mocks — and, as
+// each module is added to MODULES, SMTP and broker mocks — from the same
 // database as the web process, with its listeners reconciled against the
 // protocol-server rows (./reconciler.ts) and reported on its health port.
 import { db } from "@/server/db/client";
 import { logger } from "@/server/lib/logger";
 import { stubRecorder } from "@/server/serving/recorder";
 import { runnerEnv } from "./env";
+import { startGrpc } from "./grpc/server";
 import { startHealthServer } from "./health-server";
 import type { ProtocolModule } from "./module";
 import { startRunner } from "./reconciler";
@@ -22,11 +23,14 @@ async function main() {
   // One line per protocol module.
   const MODULES: ProtocolModule[] = [socketModule(env.HOST)];
   const runner = await startRunner(MODULES);
-  const health = await startHealthServer(env.RUNNER_HEALTH_PORT, runner.listeners);
+  // gRPC listens on GRPC_PORT, not on protocol-server rows; its services follow the uploaded protos and mocks.
+  const grpc = await startGrpc({ port: env.GRPC_PORT, log });
+  const health = await startHealthServer(env.RUNNER_HEALTH_PORT, runner.listeners, () => ({ grpc: grpc.state() }));
   log.info({ port: env.RUNNER_HEALTH_PORT, listeners: runner.listeners().length }, "protocol-runner listening");
 
   const shutdown = () => {
     health.close();
+    void grpc.stop();
     setTimeout(() => process.exit(0), 5000).unref();
     void runner
       .stop()

@@ -66,8 +66,9 @@ it("serves a protocol server and a mock created after it started, reports them o
   const actor = actorFor(user);
   const scope = await resolveNamespace(actor, "proc");
   const healthPort = await freePort();
+  const grpcPort = await freePort();
   child = spawn(process.execPath, ["--import", "tsx", "protocol-runner/main.ts"], {
-    env: { ...process.env, RUNNER_HEALTH_PORT: String(healthPort), HOST: "127.0.0.1", LOG_LEVEL: "silent" },
+    env: { ...process.env, RUNNER_HEALTH_PORT: String(healthPort), GRPC_PORT: String(grpcPort), HOST: "127.0.0.1", LOG_LEVEL: "silent" },
     stdio: ["ignore", "ignore", "inherit"],
   });
   const health = async () => (await fetch(`http://127.0.0.1:${healthPort}/health`)).json();

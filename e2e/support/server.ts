@@ -32,6 +32,7 @@ export async function startServer(extraEnv: Record<string, string> = {}): Promis
   const database = await createTestDatabase();
   const port = await freePort();
   const runnerPort = await freePort();
+  const grpcPort = await freePort();
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "polymock-e2e-"));
   const baseUrl = `http://localhost:${port}`;
   const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", "server/runtime/launcher.ts"], {
@@ -41,6 +42,7 @@ export async function startServer(extraEnv: Record<string, string> = {}): Promis
       DATABASE_URL: database.url,
       PORT: String(port),
       RUNNER_HEALTH_PORT: String(runnerPort),
+      GRPC_PORT: String(grpcPort),
       DATA_DIR: dataDir,
       SKIP_BUILD: "1",
       ADMIN_PASSWORD,

@@ -6,6 +6,7 @@ import { emailEndpoints } from "./email";
 import { templateEndpoints, tempFileEndpoints } from "./file-endpoints";
 import type { Endpoint } from "./endpoint";
 import { eventEndpoints } from "./events";
+import { grpcEndpoints } from "./grpc-endpoints";
 import { healthEndpoints } from "./health";
 import { identityProviderEndpoints } from "./identity-providers";
 import { integrationEndpoints } from "./integrations";
@@ -29,6 +30,7 @@ export const allEndpoints: Endpoint[] = [
   ...Object.values(integrationEndpoints),
   ...Object.values(mockEndpoints),
   ...Object.values(storeEndpoints),
+  ...Object.values(grpcEndpoints),
   ...Object.values(templateEndpoints),
   ...Object.values(tempFileEndpoints),
   ...Object.values(organisationEndpoints),

@@ -315,6 +315,7 @@ export const MockResponse = z
     mcpIsError: z.boolean().optional().describe("MCP tools/call: the result has isError: true"),
     error: z.string().max(8000).optional().describe("gRPC: the status message (with a non-zero statusCode)"),
     errorDetails: z.array(GrpcErrorDetail).max(100).optional().describe("gRPC: google.rpc error details of the status"),
+    streamDelayMs: z.number().int().min(0).max(600_000).optional().describe("gRPC streaming responses (payload = the list of messages): milliseconds before each message after the first"),
   })
   .strict()
   .superRefine((r, ctx) => {

@@ -182,6 +182,8 @@ function renderPicked(mock: CompiledMock, req: EngineRequest, ctx: TemplateConte
   if (picked.graphqlErrors) response.graphqlErrors = renderTemplate(picked.graphqlErrors, ctx) as unknown[];
   if (picked.soapFault) response.soapFault = picked.soapFault;
   if (picked.mcpIsError) response.mcpIsError = true;
+  const { error, errorDetails, streamDelayMs } = picked.source;
+  if (error !== undefined || errorDetails !== undefined || streamDelayMs !== undefined) response.grpc = { error, errorDetails, streamDelayMs };
 
   const webhooks: RenderedWebhook[] = [];
   const webhookErrors: RenderedMatch["webhookErrors"] = [];

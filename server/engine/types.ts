@@ -2,6 +2,7 @@
 // the small interfaces through which it reaches the world (clock, randomness,
 // stores, template files). Adapters (HTTP fast path, gRPC, brokers…) build
 // EngineRequests; tests use the in-memory implementations in ./testing.ts.
+import type { MockResponse } from "@/server/contracts/mock";
 import type { CompiledSoapFault } from "./protocols/soap-fault";
 
 /** What the engine needs of the world; the serving core (server/serving) supplies it per namespace. */
@@ -47,6 +48,8 @@ export interface EngineResponse {
    */
   wire?: StaticWire;
   delayMs: number;
+  /** gRPC mocks: the status message, rich error details and the pause between streamed messages, as the mock gives them. */
+  grpc?: Pick<MockResponse, "error" | "errorDetails" | "streamDelayMs">;
   /** GraphQL mocks: the rendered `response.graphqlErrors`, answered in `errors`. */
   graphqlErrors?: unknown[];
 }

@@ -252,6 +252,12 @@ describe("every documented operation, success case, validated against the docume
     await ok("GET /api/v1/stores/chain/{id}", { params: { id: "c1" } });
     await ok("DELETE /api/v1/stores/chain/{id}/{key}", { params: { id: "c1", key: "k" } });
 
+    const proto = 'syntax = "proto3";\npackage api;\nservice Echo { rpc Say(Msg) returns (Msg); }\nmessage Msg { string text = 1; }\n';
+    const imported = await ok("POST /api/v1/api-tester/import/grpc", { body: { name: "api/echo.proto", content: proto } });
+    await ok("GET /api/v1/grpc/protos", {});
+    await ok("GET /api/v1/grpc/protos/{id}", { params: { id: imported.protos[0].id } });
+    await ok("DELETE /api/v1/grpc/protos/{id}", { params: { id: imported.protos[0].id } });
+
     const tpl = { headers: { "content-type": "text/plain" }, rawBody: "hello {{name}}" };
     await ok("POST /api/v1/templates/{fileName}", { params: { fileName: "greeting.txt" }, ...tpl }, 201);
     await ok("POST /api/v1/templates/{fileName}", { params: { fileName: "greeting.txt" }, ...tpl }, 200);
@@ -371,6 +377,11 @@ describe("the errors each operation documents", () => {
     await expectAnswer("POST /api/v1/protocol-servers", { cookie: admin.cookie, query: `namespace=${NS}`, body: { ...tcp, name: "other-tcp" } }, 201);
     await c("POST /api/v1/protocol-servers", { body: tcp });
     await c("PUT /api/v1/protocol-servers/{id}", { params: { id: firstServer.id }, body: { name: "other-tcp" } });
+    const base = 'syntax = "proto3";\npackage dep;\nmessage Base { int32 n = 1; }\n';
+    const uses = 'syntax = "proto3";\nimport "dep/base.proto";\nmessage User { dep.Base b = 1; }\n';
+    const protos = await expectAnswer("POST /api/v1/api-tester/import/grpc", { cookie: admin.cookie, query: `namespace=${NS}`, body: { files: [{ name: "dep/base.proto", content: base }, { name: "dep/uses.proto", content: uses }] } }, 200);
+    const baseId = protos.protos.find((p: { name: string }) => p.name === "dep/base.proto").id;
+    await c("DELETE /api/v1/grpc/protos/{id}", { params: { id: baseId } });
   });
 
   it("503 on forgot-password, e-mail ping and test while e-mail is not configured", async () => {

@@ -11,6 +11,7 @@ import { AppError, errors } from "@/server/errors";
 import type { FieldProblem } from "@/server/validation-error";
 import { BATCH_TX, conflictOnRace, insertMocks, lockFolders, lockMocks, requireFolders, rewriteMocks, setDeleted, storedBody } from "./mock-rows";
 import { assertServable, type MockBody } from "./mocks";
+import { assertKnownGrpcMethods } from "./grpc-mock-check";
 import type { NamespaceScope } from "./namespace-access";
 
 /** assertServable, with the item's index in front of each field ("3.conditions"). */
@@ -44,6 +45,7 @@ export async function batchSaveMocks(actor: Actor, scope: NamespaceScope, items:
   const existing = await db()
     .$transaction(async (tx) => {
       await requireFolders(tx, scope.id, items.map((def, i) => ({ folderId: def.folderId, field: `${i}.folderId` })));
+      await assertKnownGrpcMethods(tx, scope.id, items.map((def, i) => ({ def, prefix: `${i}.` })));
       const found = new Map((await lockMocks(tx, scope.id, ids)).map((m) => [m.id, m]));
       if (intent === "create_new" && found.size > 0) {
         const details = [...found.keys()].slice(0, 100).map((id) => ({ location: "body", field: `${indexOf.get(id)}.id`, message: "already exists" }));

@@ -11,6 +11,7 @@ import { notifyMocksChanged } from "@/server/db/notify";
 import { AppError, errors } from "@/server/errors";
 import { validationError } from "@/server/validation-error";
 import { recordAudit } from "./audit";
+import { assertKnownGrpcMethods } from "./grpc-mock-check";
 import { BATCH_TX, conflictOnRace, insertMocks, lockFolders, lockMocks, requireFolders, rewriteMocks, setDeleted, storedBody } from "./mock-rows";
 import { assertServable, canonical, definitionOf, findMock, getMock, storedView } from "./mocks";
 import { type NamespaceScope, requireNamespacePermission, resolveNamespace } from "./namespace-access";
@@ -116,6 +117,7 @@ export async function patchMock(actor: Actor, scope: NamespaceScope, id: string,
     if (!parsed.success) throw validationError(parsed.error, "body");
     const def = parsed.data;
     assertServable(def);
+    if (changes.grpc !== undefined) await assertKnownGrpcMethods(tx, scope.id, [{ def }]);
     if (changes.folderId) await requireFolders(tx, scope.id, [{ folderId: def.folderId, field: "folderId" }]);
     const changed = canonical(definitionOf(def)) !== canonical(definitionOf(current));
     if (changed) await rewriteMocks(tx, [{ pk: row.pk, def }], "patched", actor, new Date());
@@ -254,6 +256,7 @@ export async function copyToNamespace(actor: Actor, input: { sourceNamespace: st
         const { folderId: _sourceFolder, ...def } = storedBody(found.get(sourceId)!);
         return { sourceId, id: taken.has(sourceId) ? randomUUID() : sourceId, def };
       });
+      await assertKnownGrpcMethods(tx, target.id, copies.map((c) => ({ def: c.def, prefix: `mockIds.${input.mockIds.indexOf(c.sourceId)}.` })));
       await insertMocks(tx, target.id, copies.map((c) => ({ id: c.id, def: c.def, change: `copied_from:${source.name}/${c.sourceId}` })), actor, new Date());
       return copies.map(({ sourceId, id }) => ({ sourceId, id }));
     }, BATCH_TX)

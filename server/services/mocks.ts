@@ -14,6 +14,7 @@ import { soapEndpointMethod } from "@/server/engine/protocols/soap";
 import { joinRoute } from "@/server/engine/route";
 import { InvalidRegexError } from "@/server/engine/safe-regex";
 import { AppError, errors } from "@/server/errors";
+import { assertKnownGrpcMethods } from "./grpc-mock-check";
 import type { NamespaceScope } from "./namespace-access";
 import { assertProxyTargetNotSelf } from "./proxy-target";
 
@@ -149,6 +150,7 @@ async function findDuplicate(tx: Tx, scope: NamespaceScope, def: MockBody) {
 export async function saveMock(actor: Actor, scope: NamespaceScope, def: MockBody, intent?: "overwrite" | "create_new"): Promise<SaveResult> {
   assertServable(def);
   const result = await db().$transaction(async (tx) => {
+    await assertKnownGrpcMethods(tx, scope.id, [{ def }]);
     if (def.folderId) {
       const folder = await tx.mockFolder.findFirst({ where: { id: def.folderId, namespaceId: scope.id }, select: { id: true } });
       if (!folder) throw errors.validation("No such folder in this namespace", [{ location: "body", field: "folderId", message: "unknown folder" }]);

@@ -176,6 +176,11 @@ const CAPTURE_TARGETS: Record<string, (row: UndefinedRequest) => { block: Record
   tcp: (row) => CAPTURE_TARGETS.socket(row),
   udp: (row) => CAPTURE_TARGETS.socket(row),
   mcp: (row) => fromShape("mcp", row),
+  // "/<package.Service>/<Method>", the call's path: answers OK with an empty message.
+  grpc: (row) => {
+    const m = /^\/([^/]+)\/([^/]+)$/.exec(row.path);
+    return m ? { block: { grpc: { service: m[1], method: m[2] } }, response: { statusCode: 0, payload: {} } } : undefined;
+  },
   s3: (row) => fromShape("s3", row),
   // "<path> <operation> <field>"
   graphql: (row) => {

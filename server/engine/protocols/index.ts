@@ -1,7 +1,9 @@
-// The placers of the protocols served by the web process. A protocol missing
+// The placers of the protocols served by the web process (and gRPC, served
+// by the protocol runner from the same indexes). A protocol missing
 // here is not served over HTTP (its mocks are skipped when indexes are built).
 import type { Protocol } from "@/server/contracts/mock";
 import { placeGraphql } from "./graphql";
+import { placeGrpc } from "./grpc";
 import { placeHttp } from "./http";
 import { placeMcp } from "./mcp";
 import { placeS3 } from "./s3";
@@ -18,6 +20,7 @@ export const PLACERS: Partial<Record<ServedProtocol, Placer>> = {
   s3: placeS3,
   graphql: placeGraphql,
   soap: placeSoap,
+  grpc: placeGrpc,
 };
 
 export function placerFor(protocol: Protocol): Placer | undefined {

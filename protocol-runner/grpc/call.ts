@@ -1,0 +1,204 @@
+// One gRPC call through the serving core: decode the request message(s),
+// match them against the namespace's gRPC mocks, then stream back the mock's
+// message(s) or its status (with rich details). Every method is registered
+// as a raw bidirectional handler, so one code path serves the four kinds:
+// unary and server-streaming answer the first message, client-streaming
+// answers the list of messages once the client half-closes, bidirectional
+// answers each message as it comes and ends when the client does.
+import { setTimeout as sleep } from "node:timers/promises";
+import * as grpc from "@grpc/grpc-js";
+import type { EngineRequest } from "@/server/engine/types";
+import type { NearMiss } from "@/server/engine/near-miss";
+import { newRequestId } from "@/server/http/request-meta";
+import { logger } from "@/server/lib/logger";
+import { engineDepsFor } from "@/server/serving/engine-deps";
+import { namespaceMocks, namespaceMocksNow } from "@/server/serving/mock-index";
+import { answered, recordMiss, serve, type AfterSend, type Matched, type ServingScope } from "@/server/serving/serve";
+import { namespaceFor, type Catalog, type GrpcMethod } from "./catalog";
+import { decodeMessage, encodeMessage, MessageMismatch } from "./messages";
+import { DetailError, encodeRichStatus } from "./rich-status";
+
+type Call = grpc.ServerDuplexStream<Buffer, Buffer>;
+
+/** Lower-case metadata names, lists of values; binary values as base64. */
+export function metadataHeaders(md: grpc.Metadata): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const name of Object.keys(md.getMap())) out[name.toLowerCase()] = md.get(name).map((v) => (Buffer.isBuffer(v) ? v.toString("base64") : String(v)));
+  return out;
+}
+
+function fail(call: Call, code: grpc.status, details: string, metadata?: grpc.Metadata) {
+  call.emit("error", { code, details, metadata: metadata ?? new grpc.Metadata() });
+}
+
+function nearestText(nearest: NearMiss[]): string {
+  if (nearest.length === 0) return "no gRPC mock in this namespace comes close";
+  return `nearest mocks: ${nearest.slice(0, 3).map((n) => `'${n.id}' (${n.route}${n.reasons[0] ? `: ${n.reasons[0].message}` : ""})`).join("; ")}`;
+}
+
+async function scopeFor(namespace: string, methodPath: string, headers: Record<string, string[]>): Promise<ServingScope | undefined> {
+  const index = namespaceMocksNow(namespace) ?? (await namespaceMocks(namespace));
+  if (!index) return undefined;
+  return { namespace, index, deps: await engineDepsFor(index), requestId: newRequestId(), started: performance.now(), path: methodPath, search: "", query: {}, headers };
+}
+
+/** A call to a path no namespace's protos define: captured as an undefined request, answered UNIMPLEMENTED. */
+export function unknownMethodHandler(catalog: () => Catalog) {
+  return (call: Call) => {
+    const methodPath = (call as unknown as { getPath(): string }).getPath();
+    const headers = metadataHeaders(call.metadata);
+    const namespace = namespaceFor(catalog(), methodPath, headers);
+    let body: string | null = null;
+    call.once("data", (b: Buffer) => (body = b.toString("base64")));
+    call.on("error", () => {});
+    const finish = async () => {
+      const scope = await scopeFor(namespace, methodPath, headers).catch(() => undefined);
+      if (scope) recordMiss(scope, { protocol: "grpc", method: "POST", body: body === null ? null : { base64: body } });
+      fail(call, grpc.status.UNIMPLEMENTED, `No .proto uploaded to any namespace defines ${methodPath}`);
+    };
+    call.once("end", () => void finish());
+  };
+}
+
+/** The handler of one method path; `catalog()` is read per call, so a reload applies to the next call. */
+export function methodHandler(methodPath: string, catalog: () => Catalog) {
+  return (call: Call) => {
+    call.on("error", () => {});
+    const headers = metadataHeaders(call.metadata);
+    const cat = catalog();
+    const namespace = namespaceFor(cat, methodPath, headers);
+    const method = cat.namespaces.get(namespace)?.methods.get(methodPath);
+    const closed = new AbortController();
+    call.on("cancelled", () => closed.abort());
+    if (!method) {
+      // Another namespace's protos define it; this one's do not.
+      call.on("data", () => {});
+      call.once("end", () => {
+        void scopeFor(namespace, methodPath, headers)
+          .then((scope) => scope && recordMiss(scope, { protocol: "grpc", method: "POST", body: null }))
+          .catch(() => {});
+        fail(call, grpc.status.UNIMPLEMENTED, `Namespace '${namespace}' has no .proto defining ${methodPath} (name the namespace in x-service-namespace metadata)`);
+      });
+      return;
+    }
+    const ctx: CallContext = { call, method, namespace, headers, closed: closed.signal };
+    if (method.requestStream && !method.responseStream) {
+      const messages: Buffer[] = [];
+      call.on("data", (b: Buffer) => messages.push(b));
+      call.once("end", () => void answer(ctx, messages, true).catch((err) => internal(ctx, err)));
+      return;
+    }
+    if (method.requestStream && method.responseStream) {
+      let chain = Promise.resolve(true);
+      call.on("data", (b: Buffer) => {
+        chain = chain.then((open) => (open ? answer(ctx, [b], false) : false)).catch((err) => (internal(ctx, err), false));
+      });
+      call.once("end", () => void chain.then((open) => open && call.end()));
+      return;
+    }
+    let first: Buffer | undefined;
+    call.once("data", (b: Buffer) => (first = b));
+    call.once("end", () => void answer(ctx, first ? [first] : [], true).catch((err) => internal(ctx, err)));
+  };
+}
+
+interface CallContext {
+  call: Call;
+  method: GrpcMethod;
+  namespace: string;
+  headers: Record<string, string[]>;
+  closed: AbortSignal;
+}
+
+function internal(ctx: CallContext, err: unknown) {
+  logger().error({ err, path: ctx.method.path, namespace: ctx.namespace }, "gRPC call failed");
+  fail(ctx.call, grpc.status.INTERNAL, "internal error of the mock server");
+}
+
+/**
+ * Matches `messages` (one, or a client stream's list) and sends the answer. With `end` the
+ * call ends after it; without (bidirectional), only an error status ends it. Resolves to
+ * whether the call is still open.
+ */
+async function answer(ctx: CallContext, messages: Buffer[], end: boolean): Promise<boolean> {
+  const { call, method } = ctx;
+  let decoded: Record<string, unknown>[];
+  try {
+    decoded = messages.map((m) => decodeMessage(method.requestType, m));
+  } catch (err) {
+    fail(call, grpc.status.INVALID_ARGUMENT, `The request is not a ${method.requestType.fullName.slice(1)}: ${(err as Error).message}`);
+    return false;
+  }
+  const body: unknown = method.requestStream && end ? decoded : (decoded[0] ?? {});
+  const scope = await scopeFor(ctx.namespace, method.path, ctx.headers);
+  if (!scope) {
+    fail(call, grpc.status.NOT_FOUND, `Namespace '${ctx.namespace}' does not exist`);
+    return false;
+  }
+  const req: EngineRequest = { namespace: ctx.namespace, method: "POST", path: method.path, headers: ctx.headers, query: {}, body };
+  let result = await serve("grpc", scope, req);
+  // A mock may name the service by its simple name (docs/decisions.md, Protocol runner).
+  const simple = `/${method.service.split(".").pop()}/${method.name}`;
+  if (!result.matched && simple !== method.path) {
+    const again = await serve("grpc", scope, { ...req, path: simple });
+    result = again.matched ? again : { matched: false, nearest: [...result.nearest, ...again.nearest].sort((a, b) => a.distance - b.distance) };
+  }
+  const logged = { method: "POST", body };
+  if (!result.matched) {
+    recordMiss(scope, { protocol: "grpc", method: "POST", body });
+    fail(call, grpc.status.UNIMPLEMENTED, `No gRPC mock matches ${method.path} in namespace '${ctx.namespace}'; ${nearestText(result.nearest)}`);
+    return false;
+  }
+  return respond(ctx, scope, result, logged, end);
+}
+
+async function respond(ctx: CallContext, scope: ServingScope, result: Matched, logged: { method: string; body: unknown }, end: boolean): Promise<boolean> {
+  const { call, method } = ctx;
+  const response = result.response;
+  // statusCode is HTTP-minded by default (200): absent, 0 and 200 are OK.
+  const code = response.status === 200 ? grpc.status.OK : response.status;
+  if (response.delayMs > 0) await sleep(response.delayMs, undefined, { signal: ctx.closed }).catch(() => {});
+  if (ctx.closed.aborted) return false;
+  const hooks: AfterSend = {};
+  if (code !== grpc.status.OK) {
+    const message = response.grpc?.error ?? "";
+    const metadata = new grpc.Metadata();
+    let status = code > 16 ? grpc.status.UNKNOWN : code;
+    let details = message;
+    if (response.grpc?.errorDetails?.length) {
+      try {
+        metadata.set("grpc-status-details-bin", encodeRichStatus(status, message, response.grpc.errorDetails));
+      } catch (err) {
+        if (!(err instanceof DetailError)) throw err;
+        status = grpc.status.INTERNAL;
+        details = `mock '${result.mock.id}': ${err.message}`;
+      }
+    }
+    await answered(scope, result, status, hooks, logged, { body: { code: status, message: details, errorDetails: response.grpc?.errorDetails } });
+    fail(call, status, details, metadata);
+    hooks.afterSend?.();
+    return false;
+  }
+  const payload = response.body;
+  const items = method.responseStream && Array.isArray(payload) ? payload : [payload];
+  let frames: Buffer[];
+  try {
+    frames = items.map((item, i) => encodeMessage(method.responseType, item, items.length > 1 ? `response[${i}]` : "response"));
+  } catch (err) {
+    if (!(err instanceof MessageMismatch)) throw err;
+    const details = `mock '${result.mock.id}': the response does not fit ${method.responseType.fullName.slice(1)}: ${err.message}`;
+    await answered(scope, result, grpc.status.INTERNAL, hooks, logged, { body: { error: details } });
+    fail(call, grpc.status.INTERNAL, details);
+    return false;
+  }
+  await answered(scope, result, grpc.status.OK, hooks, logged, { body: payload });
+  const gap = response.grpc?.streamDelayMs ?? 0;
+  for (let i = 0; i < frames.length; i++) {
+    if (i > 0 && gap > 0) await sleep(gap, undefined, { signal: ctx.closed }).catch(() => {});
+    if (ctx.closed.aborted) return false;
+    call.write(frames[i]);
+  }
+  if (end) call.end();
+  hooks.afterSend?.();
+  return true;
+}

@@ -1,0 +1,106 @@
+// A namespace's uploaded .proto files: import (validated together with the
+// files already stored, so the namespace's set always parses), list, read,
+// delete, and the services they define for mock validation and serving.
+import type {
+  GrpcProtoList,
+  GrpcProtoSummary,
+  GrpcProtoView,
+  GrpcServiceView,
+  ImportGrpcInput,
+} from "@/server/contracts/grpc-endpoints";
+import { db } from "@/server/db/client";
+import { notifyMocksChanged } from "@/server/db/notify";
+import { errors } from "@/server/errors";
+import { ProtoError, servicesByFile, type ProtoFile } from "@/server/grpc/proto-parse";
+import type { NamespaceScope } from "./namespace-access";
+
+interface Row {
+  id: string;
+  name: string;
+  content: string;
+  services: unknown;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+function summary(ns: NamespaceScope, row: Row): GrpcProtoSummary {
+  return { id: row.id, namespace: ns.name, name: row.name, services: row.services as GrpcServiceView[], createdAt: row.createdAt.toISOString(), updatedAt: row.updatedAt.toISOString() };
+}
+
+function checkNamespace(ns: NamespaceScope, named: string | undefined) {
+  if (named === undefined || named === ns.name) return;
+  const message = `names namespace '${named}' but the request is for '${ns.name}' (path, query or header)`;
+  throw errors.validation(`Invalid body field 'namespace': ${message}`, [{ location: "body", field: "namespace", message }]);
+}
+
+export async function listProtos(ns: NamespaceScope): Promise<GrpcProtoList> {
+  const rows = await db().grpcProto.findMany({ where: { namespaceId: ns.id }, orderBy: { name: "asc" } });
+  return { namespace: ns.name, protos: rows.map((r) => summary(ns, r)), count: rows.length };
+}
+
+export async function importProtos(ns: NamespaceScope, input: ImportGrpcInput): Promise<GrpcProtoList> {
+  checkNamespace(ns, input.namespace);
+  const single = input.files === undefined;
+  const uploaded: ProtoFile[] = input.files ?? [{ name: input.name!, content: input.content! }];
+  const fieldOf = (i: number, key: "name" | "content") => (single ? key : `files.${i}.${key}`);
+  const seen = new Map<string, number>();
+  uploaded.forEach((f, i) => {
+    if (seen.has(f.name)) throw errors.validation(`File '${f.name}' is uploaded twice`, [{ location: "body", field: fieldOf(i, "name"), message: `duplicate of files.${seen.get(f.name)}` }]);
+    seen.set(f.name, i);
+  });
+  const stored = await db().grpcProto.findMany({ where: { namespaceId: ns.id }, select: { name: true, content: true } });
+  const all = [...stored.filter((s) => !seen.has(s.name)), ...uploaded];
+  let services: Map<string, GrpcServiceView[]>;
+  try {
+    services = servicesByFile(all);
+  } catch (err) {
+    if (!(err instanceof ProtoError)) throw err;
+    const i = seen.get(err.file);
+    const field = i === undefined ? "files" : fieldOf(i, "content");
+    const where = err.line === undefined ? {} : { line: err.line, column: err.column };
+    throw errors.validation(`The .proto files do not parse: ${err.message}`, [{ location: "body", field, message: err.message, file: err.file, ...where }]);
+  }
+  await db().$transaction(
+    uploaded.map((f) =>
+      db().grpcProto.upsert({
+        where: { namespaceId_name: { namespaceId: ns.id, name: f.name } },
+        create: { namespaceId: ns.id, name: f.name, content: f.content, services: services.get(f.name) ?? [] },
+        update: { content: f.content, services: services.get(f.name) ?? [] },
+      }),
+    ),
+  );
+  // The protocol runner rebuilds its gRPC services on the mocks' notification.
+  await notifyMocksChanged(ns.id);
+  return listProtos(ns);
+}
+
+async function findProto(ns: NamespaceScope, id: string): Promise<Row> {
+  const row = await db().grpcProto.findFirst({ where: { id, namespaceId: ns.id } });
+  if (!row) throw errors.notFound(`.proto file '${id}'`);
+  return row;
+}
+
+export async function getProto(ns: NamespaceScope, id: string): Promise<GrpcProtoView> {
+  const row = await findProto(ns, id);
+  return { ...summary(ns, row), content: row.content };
+}
+
+const IMPORT = /^\s*import\s+(?:weak\s+|public\s+)?"([^"]+)"\s*;/gm;
+
+export async function deleteProto(ns: NamespaceScope, id: string): Promise<{ ok: true }> {
+  const row = await findProto(ns, id);
+  const others = await db().grpcProto.findMany({ where: { namespaceId: ns.id, id: { not: id } }, select: { name: true, content: true } });
+  const importers = others.filter((o) => [...o.content.matchAll(IMPORT)].some((m) => m[1] === row.name)).map((o) => o.name);
+  if (importers.length > 0) {
+    throw errors.conflict(`'${row.name}' is imported by ${importers.map((n) => `'${n}'`).join(", ")}; delete or replace those first`, { importers });
+  }
+  await db().grpcProto.delete({ where: { id } });
+  await notifyMocksChanged(ns.id);
+  return { ok: true };
+}
+
+/** The services defined by the namespace's .proto files (empty when none are uploaded). */
+export async function namespaceGrpcServices(namespaceId: string): Promise<GrpcServiceView[]> {
+  const rows = await db().grpcProto.findMany({ where: { namespaceId }, select: { services: true } });
+  return rows.flatMap((r) => r.services as GrpcServiceView[]);
+}
