@@ -75,6 +75,8 @@ test("admin edits and deletes a user", async ({ page }) => {
   await loginViaUi(page, admin);
   await page.goto("/admin/users");
   await page.getByLabel("Search users").fill(user.username);
+  // As a person would: wait for the filtered list (the search is debounced) before opening a row's menu.
+  await expect(page.getByRole("table", { name: "Users" }).getByRole("row")).toHaveCount(2);
   const row = page.getByRole("row").filter({ hasText: user.username });
 
   await page.getByRole("button", { name: `Actions for ${user.username}` }).click();
