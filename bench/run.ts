@@ -1,6 +1,7 @@
 // `npm run bench`: the stub hot path against a raw node:http server returning
 // identical bytes (and with --peers WireMock and Mockoon), on the workloads of
-// the engine issue (W1–W7), with wrk or autocannon. Prints req/s as the median
+// the engine issue (W1–W7), with wrk or autocannon, and the protocol-runner's
+// gRPC unary against a plain grpc-js server (G1). Prints req/s as the median
 // (min–max) of interleaved rounds, p50/p99 latency, the ratio to raw, peak RSS
 // of the server, and the time to batch-create 10,000 mocks. Not a test: no assertions.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
@@ -13,6 +14,7 @@ import pg from "pg";
 import { migrate } from "../server/db/migrate";
 import { bundleServer, entryCommand } from "../server/runtime/server-bundle";
 import { buildIsStale } from "../server/runtime/build-check";
+import { G1_PROTO, G1_REPLY } from "./grpc/proto";
 import { installPeers, startMockoon, startWireMock, type Peer } from "./peers";
 
 const root = process.cwd();
@@ -198,6 +200,65 @@ const k = (rps: number) => `${(rps / 1000).toFixed(1)}k`;
 const rpsText = (s: Summary) => `${k(s.rps).padStart(6)} req/s (${k(s.rpsMin)}–${k(s.rpsMax)})`;
 const troubleText = (s: Summary) => (s.non2xx || s.errors ? `  (non-2xx ${s.non2xx}, errors ${s.errors})` : "");
 
+/** G1: one run of bench/grpc/load.ts (its own process) against a gRPC server. */
+async function grpcLoad(address: string, seconds: number): Promise<{ rps: number; p50: number; p99: number; errors: number; firstError: string }> {
+  const child = spawn(process.execPath, ["--import", "tsx", "bench/grpc/load.ts", address, String(seconds), String(CONNECTIONS)], { stdio: ["ignore", "pipe", "inherit"] });
+  let out = "";
+  child.stdout!.on("data", (d) => (out += d));
+  const code = await new Promise((r) => child.once("close", r));
+  if (code !== 0) throw new Error(`grpc load exited ${code}: ${out}`);
+  return JSON.parse(out);
+}
+
+async function measureGrpc(address: string, pid: number): Promise<Measured> {
+  const cpu0 = cpuSeconds(pid);
+  const r = await grpcLoad(address, DURATION);
+  if (r.errors) console.log(`  ${address}: ${r.errors} failed calls (${r.firstError})`);
+  return { rps: r.rps, p50: r.p50, p99: r.p99, non2xx: 0, errors: r.errors, cpuUs: ((cpuSeconds(pid) - cpu0) / (r.rps * DURATION)) * 1e6 };
+}
+
+/**
+ * G1 gRPC unary: the protocol-runner (as `npm start` runs it) serving a mock
+ * against a plain grpc-js server answering the same message, both loaded by
+ * the same client process with CONNECTIONS calls in flight, interleaved.
+ */
+async function benchG1(api: Api, env: NodeJS.ProcessEnv, nodeFlags: string[]): Promise<string> {
+  await api("POST", "/api/v1/api-tester/import/grpc?namespace=sandbox", { name: "bench/greeter.proto", content: G1_PROTO });
+  await api("POST", "/api/v1/mocks?namespace=sandbox", t({ id: "g1", grpc: { service: "bench.Greeter", method: "SayHello" }, response: { payload: G1_REPLY } }));
+  const grpcPort = await freePort();
+  const runnerCmd = entryCommand(root, "protocol-runner/main.ts", false);
+  const runner = spawn(process.execPath, [...nodeFlags, ...runnerCmd.nodeArgs, runnerCmd.file], {
+    env: { ...env, GRPC_PORT: String(grpcPort), RUNNER_HEALTH_PORT: String(await freePort()), SERVICE_NAME: "protocol-runner" },
+    stdio: ["ignore", "inherit", "inherit"],
+  });
+  const plainPort = await freePort();
+  const plain = spawn(process.execPath, ["--import", "tsx", "bench/grpc/plain-server.ts", String(plainPort)], { stdio: ["ignore", "pipe", "inherit"] });
+  try {
+    await waitForLine(plain, "ready");
+    const ours = `127.0.0.1:${grpcPort}`;
+    const theirs = `127.0.0.1:${plainPort}`;
+    // The runner loads the .proto and the mock after it starts: wait for a clean one-second run.
+    for (let i = 0; ; i++) {
+      const probe = await grpcLoad(ours, 1).catch((err: Error) => ({ errors: 1, firstError: err.message }));
+      if (!probe.errors) break;
+      if (i > 60) throw new Error(`G1: the runner does not answer: ${probe.firstError}`);
+      await new Promise((r) => setTimeout(r, 500));
+    }
+    await grpcLoad(ours, 2);
+    await grpcLoad(theirs, 2);
+    const runs: [Measured[], Measured[]] = [[], []];
+    for (let round = 0; round < ROUNDS_USED; round++) {
+      runs[0].push(await measureGrpc(ours, runner.pid!));
+      runs[1].push(await measureGrpc(theirs, plain.pid!));
+    }
+    const [o, p] = runs.map(summarise);
+    return `${"G1 gRPC unary".padEnd(22)} ${rpsText(o)}  p50 ${String(o.p50).padStart(4)} ms  p99 ${String(o.p99).padStart(4)} ms | plain grpc-js ${rpsText(p)}  p99 ${String(p.p99).padStart(4)} ms | ratio ${(o.rps / p.rps).toFixed(2)} | CPU/call ${o.cpuUs.toFixed(0)} µs vs plain ${p.cpuUs.toFixed(0)} µs${troubleText(o)}`;
+  } finally {
+    runner.kill("SIGTERM");
+    plain.kill("SIGTERM");
+  }
+}
+
 async function main() {
   if (buildIsStale(root)) {
     console.log("building (next build)…");
@@ -217,7 +278,7 @@ async function main() {
   const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), APP_SECRET: "bench", NODE_ENV: "production", LOG_LEVEL: "warn", RATE_LIMIT_DISABLED: "1", ADMIN_PASSWORD };
   // Bootstrap the admin user through the launcher's own code path.
   spawnSync(process.execPath, ["--import", "tsx", "-e", `import("./server/services/bootstrap.ts").then(m => m.bootstrap({adminPassword: "${ADMIN_PASSWORD}"})).then(() => process.exit(0))`], { env, stdio: "inherit" });
-  // BENCH_PROFILE=1 writes a V8 CPU profile of the web process to bench/profiles/ (open in Chrome DevTools).
+  // BENCH_PROFILE=1 writes V8 CPU profiles of the web process (and of the runner, for G1) to bench/profiles/ (open in Chrome DevTools).
   const profile = process.env.BENCH_PROFILE === "1" ? ["--cpu-prof", `--cpu-prof-dir=${path.join(root, "bench/profiles")}`] : [];
   // The web process as `npm start` runs it: bundled.
   await bundleServer(root);
@@ -347,7 +408,11 @@ async function main() {
       console.log(w5AgainstW1);
     }
   }
-  console.log("\nworkload               ours                                  | raw node                     | ours/raw");
+  if (!only || only.includes("G1")) {
+    rows.push(await benchG1(api, env, profile));
+    console.log(rows[rows.length - 1]);
+  }
+  console.log("\nworkload               ours                                  | raw node (G1: plain grpc-js) | ours/raw");
   for (const r of rows) console.log(r);
   if (peerRows.length) {
     console.log("\nworkload               peer        req/s   p99       | ours / peer");

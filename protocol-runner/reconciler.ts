@@ -1,7 +1,9 @@
 // Keeps the modules' listeners in line with the protocol-server rows: a full
 // reconcile at start, on every NOTIFY from the API (and after the LISTEN
 // connection comes back, as notifications may have been lost), serialised so
-// two reconciles never race over the same ports.
+// two reconciles never race over the same ports. A listener in error (say,
+// its port taken by another program) is retried every RETRY_MS until it
+// listens or its row changes.
 import { db } from "@/server/db/client";
 import { listen, type Listener } from "@/server/db/notify";
 import { logger } from "@/server/lib/logger";
@@ -20,7 +22,11 @@ async function loadRows(): Promise<ServerRow[]> {
   return db().protocolServer.findMany({ where: { namespace: { deletedAt: null } }, include: { namespace: { select: { name: true } } }, orderBy: { createdAt: "asc" } });
 }
 
-export async function startRunner(modules: ProtocolModule[]): Promise<Runner> {
+/** How often listeners in error are tried again. */
+const RETRY_MS = Number(process.env.RUNNER_RETRY_MS ?? 15_000);
+
+export async function startRunner(modules: ProtocolModule[], opts: { retryMs?: number } = {}): Promise<Runner> {
+  const retryMs = opts.retryMs ?? RETRY_MS;
   const log = logger();
   // Each row's state writes in the order they were reported; stop() waits for the last ones.
   const writes = new Map<string, Promise<void>>();
@@ -58,6 +64,12 @@ export async function startRunner(modules: ProtocolModule[]): Promise<Runner> {
     return next;
   };
 
+  // A module reopens a listener in error when reconciled with its unchanged row.
+  const retry = setInterval(() => {
+    if (modules.some((m) => m.state().some((l) => l.state === "error"))) void reconcile().catch(() => {});
+  }, retryMs);
+  retry.unref();
+
   const listener: Listener = listen(PROTOCOL_SERVERS_CHANNEL, () => void reconcile().catch(() => {}), () => void reconcile().catch(() => {}));
   // Listening before the first load: a change saved in between is not missed.
   await listener.ready;
@@ -66,6 +78,7 @@ export async function startRunner(modules: ProtocolModule[]): Promise<Runner> {
     reconcile,
     listeners: () => modules.flatMap((m) => m.state()),
     async stop() {
+      clearInterval(retry);
       await listener.close();
       await chain;
       for (const m of modules) await m.stop();

@@ -23,6 +23,8 @@ export async function freePort(): Promise<number> {
 
 export interface RunningServer {
   baseUrl: string;
+  /** The launcher's pid (its children: the web process and the protocol-runner). */
+  pid: number;
   databaseUrl: string;
   stop(): Promise<void>;
 }
@@ -74,6 +76,7 @@ export async function startServer(extraEnv: Record<string, string> = {}): Promis
   }
   return {
     baseUrl,
+    pid: child.pid!,
     databaseUrl: database.url,
     async stop() {
       if (child.exitCode === null && child.pid) {

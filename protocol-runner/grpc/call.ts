@@ -27,8 +27,8 @@ export function metadataHeaders(md: grpc.Metadata): Record<string, string[]> {
   return out;
 }
 
-function fail(call: Call, code: grpc.status, details: string, metadata?: grpc.Metadata) {
-  call.emit("error", { code, details, metadata: metadata ?? new grpc.Metadata() });
+function fail(call: Call, code: grpc.status, details: string) {
+  call.emit("error", { code, details, metadata: new grpc.Metadata() });
 }
 
 function nearestText(nearest: NearMiss[]): string {
@@ -60,59 +60,111 @@ export function unknownMethodHandler(catalog: () => Catalog) {
   };
 }
 
-/** The handler of one method path; `catalog()` is read per call, so a reload applies to the next call. */
-export function methodHandler(methodPath: string, catalog: () => Catalog) {
-  return (call: Call) => {
-    call.on("error", () => {});
-    const headers = metadataHeaders(call.metadata);
+/**
+ * Where an answer goes: a unary call's callback, or a stream. Unary and
+ * server-streaming methods use grpc-js's unary and server-stream handlers
+ * (no duplex stream per call: the hot path of G1); client-streaming and
+ * bidirectional ones the duplex stream.
+ */
+interface Sink {
+  fail(code: grpc.status, details: string, metadata?: grpc.Metadata): void;
+  write(frame: Buffer): void;
+  end(): void;
+  /** Set once the client cancelled: nothing more is sent. */
+  cancelled(): boolean;
+  onCancel(listener: () => void): void;
+}
+
+function streamSink(call: grpc.ServerWritableStream<Buffer, Buffer> | Call): Sink {
+  let cancelled = false;
+  call.on("cancelled", () => (cancelled = true));
+  return {
+    fail: (code, details, metadata) => call.emit("error", { code, details, metadata: metadata ?? new grpc.Metadata() }),
+    write: (frame) => void call.write(frame),
+    end: () => call.end(),
+    cancelled: () => cancelled,
+    onCancel: (listener) => void call.once("cancelled", listener),
+  };
+}
+
+function unarySink(call: grpc.ServerUnaryCall<Buffer, Buffer>, callback: grpc.sendUnaryData<Buffer>): Sink {
+  let cancelled = false;
+  let reply: Buffer | undefined;
+  call.on("cancelled", () => (cancelled = true));
+  return {
+    fail: (code, details, metadata) => callback({ code, details, metadata: metadata ?? new grpc.Metadata() }),
+    write: (frame) => (reply = frame),
+    end: () => callback(null, reply ?? Buffer.alloc(0)),
+    cancelled: () => cancelled,
+    onCancel: (listener) => void call.once("cancelled", listener),
+  };
+}
+
+/** Waits `ms` unless the call is cancelled first. */
+async function pause(sink: Sink, ms: number) {
+  if (ms <= 0) return;
+  const stop = new AbortController();
+  sink.onCancel(() => stop.abort());
+  await sleep(ms, undefined, { signal: stop.signal }).catch(() => {});
+}
+
+/** The handler of one method path, of the grpc-js kind its method needs; `catalog()` is read per call, so a reload applies to the next call. */
+export function methodHandler(methodPath: string, catalog: () => Catalog, kind: "unary" | "serverStream" | "bidi") {
+  /** The call's namespace and method, or undefined after answering UNIMPLEMENTED when the namespace's protos lack the method. */
+  const resolve = (metadata: grpc.Metadata, sink: Sink) => {
+    const headers = metadataHeaders(metadata);
     const cat = catalog();
     const namespace = namespaceFor(cat, methodPath, headers);
     const method = cat.namespaces.get(namespace)?.methods.get(methodPath);
-    const closed = new AbortController();
-    call.on("cancelled", () => closed.abort());
-    if (!method) {
-      // Another namespace's protos define it; this one's do not.
-      call.on("data", () => {});
-      call.once("end", () => {
-        void scopeFor(namespace, methodPath, headers)
-          .then((scope) => scope && recordMiss(scope, { protocol: "grpc", method: "POST", body: null }))
-          .catch(() => {});
-        fail(call, grpc.status.UNIMPLEMENTED, `Namespace '${namespace}' has no .proto defining ${methodPath} (name the namespace in x-service-namespace metadata)`);
-      });
-      return;
-    }
-    const ctx: CallContext = { call, method, namespace, headers, closed: closed.signal };
-    if (method.requestStream && !method.responseStream) {
+    if (method) return { method, namespace, headers, sink } satisfies CallContext;
+    // Another namespace's protos define it; this one's do not.
+    void scopeFor(namespace, methodPath, headers)
+      .then((scope) => scope && recordMiss(scope, { protocol: "grpc", method: "POST", body: null }))
+      .catch(() => {});
+    sink.fail(grpc.status.UNIMPLEMENTED, `Namespace '${namespace}' has no .proto defining ${methodPath} (name the namespace in x-service-namespace metadata)`);
+    return undefined;
+  };
+  if (kind === "unary") {
+    return (call: grpc.ServerUnaryCall<Buffer, Buffer>, callback: grpc.sendUnaryData<Buffer>) => {
+      const ctx = resolve(call.metadata, unarySink(call, callback));
+      if (ctx) void answer(ctx, [call.request], true).catch((err) => internal(ctx, err));
+    };
+  }
+  if (kind === "serverStream") {
+    return (call: grpc.ServerWritableStream<Buffer, Buffer>) => {
+      call.on("error", () => {});
+      const ctx = resolve(call.metadata, streamSink(call));
+      if (ctx) void answer(ctx, [call.request], true).catch((err) => internal(ctx, err));
+    };
+  }
+  return (call: Call) => {
+    call.on("error", () => {});
+    const ctx = resolve(call.metadata, streamSink(call));
+    if (!ctx) return void call.resume();
+    if (!ctx.method.responseStream) {
       const messages: Buffer[] = [];
       call.on("data", (b: Buffer) => messages.push(b));
       call.once("end", () => void answer(ctx, messages, true).catch((err) => internal(ctx, err)));
       return;
     }
-    if (method.requestStream && method.responseStream) {
-      let chain = Promise.resolve(true);
-      call.on("data", (b: Buffer) => {
-        chain = chain.then((open) => (open ? answer(ctx, [b], false) : false)).catch((err) => (internal(ctx, err), false));
-      });
-      call.once("end", () => void chain.then((open) => open && call.end()));
-      return;
-    }
-    let first: Buffer | undefined;
-    call.once("data", (b: Buffer) => (first = b));
-    call.once("end", () => void answer(ctx, first ? [first] : [], true).catch((err) => internal(ctx, err)));
+    let chain = Promise.resolve(true);
+    call.on("data", (b: Buffer) => {
+      chain = chain.then((open) => (open ? answer(ctx, [b], false) : false)).catch((err) => (internal(ctx, err), false));
+    });
+    call.once("end", () => void chain.then((open) => open && call.end()));
   };
 }
 
 interface CallContext {
-  call: Call;
   method: GrpcMethod;
   namespace: string;
   headers: Record<string, string[]>;
-  closed: AbortSignal;
+  sink: Sink;
 }
 
 function internal(ctx: CallContext, err: unknown) {
   logger().error({ err, path: ctx.method.path, namespace: ctx.namespace }, "gRPC call failed");
-  fail(ctx.call, grpc.status.INTERNAL, "internal error of the mock server");
+  ctx.sink.fail(grpc.status.INTERNAL, "internal error of the mock server");
 }
 
 /**
@@ -121,18 +173,18 @@ function internal(ctx: CallContext, err: unknown) {
  * whether the call is still open.
  */
 async function answer(ctx: CallContext, messages: Buffer[], end: boolean): Promise<boolean> {
-  const { call, method } = ctx;
+  const { sink, method } = ctx;
   let decoded: Record<string, unknown>[];
   try {
     decoded = messages.map((m) => decodeMessage(method.requestType, m));
   } catch (err) {
-    fail(call, grpc.status.INVALID_ARGUMENT, `The request is not a ${method.requestType.fullName.slice(1)}: ${(err as Error).message}`);
+    sink.fail(grpc.status.INVALID_ARGUMENT, `The request is not a ${method.requestType.fullName.slice(1)}: ${(err as Error).message}`);
     return false;
   }
   const body: unknown = method.requestStream && end ? decoded : (decoded[0] ?? {});
   const scope = await scopeFor(ctx.namespace, method.path, ctx.headers);
   if (!scope) {
-    fail(call, grpc.status.NOT_FOUND, `Namespace '${ctx.namespace}' does not exist`);
+    sink.fail(grpc.status.NOT_FOUND, `Namespace '${ctx.namespace}' does not exist`);
     return false;
   }
   const req: EngineRequest = { namespace: ctx.namespace, method: "POST", path: method.path, headers: ctx.headers, query: {}, body };
@@ -146,19 +198,19 @@ async function answer(ctx: CallContext, messages: Buffer[], end: boolean): Promi
   const logged = { method: "POST", body };
   if (!result.matched) {
     recordMiss(scope, { protocol: "grpc", method: "POST", body });
-    fail(call, grpc.status.UNIMPLEMENTED, `No gRPC mock matches ${method.path} in namespace '${ctx.namespace}'; ${nearestText(result.nearest)}`);
+    sink.fail(grpc.status.UNIMPLEMENTED, `No gRPC mock matches ${method.path} in namespace '${ctx.namespace}'; ${nearestText(result.nearest)}`);
     return false;
   }
   return respond(ctx, scope, result, logged, end);
 }
 
 async function respond(ctx: CallContext, scope: ServingScope, result: Matched, logged: { method: string; body: unknown }, end: boolean): Promise<boolean> {
-  const { call, method } = ctx;
+  const { sink, method } = ctx;
   const response = result.response;
   // statusCode is HTTP-minded by default (200): absent, 0 and 200 are OK.
   const code = response.status === 200 ? grpc.status.OK : response.status;
-  if (response.delayMs > 0) await sleep(response.delayMs, undefined, { signal: ctx.closed }).catch(() => {});
-  if (ctx.closed.aborted) return false;
+  await pause(sink, response.delayMs);
+  if (sink.cancelled()) return false;
   const hooks: AfterSend = {};
   if (code !== grpc.status.OK) {
     const message = response.grpc?.error ?? "";
@@ -175,7 +227,7 @@ async function respond(ctx: CallContext, scope: ServingScope, result: Matched, l
       }
     }
     await answered(scope, result, status, hooks, logged, { body: { code: status, message: details, errorDetails: response.grpc?.errorDetails } });
-    fail(call, status, details, metadata);
+    sink.fail(status, details, metadata);
     hooks.afterSend?.();
     return false;
   }
@@ -183,22 +235,38 @@ async function respond(ctx: CallContext, scope: ServingScope, result: Matched, l
   const items = method.responseStream && Array.isArray(payload) ? payload : [payload];
   let frames: Buffer[];
   try {
-    frames = items.map((item, i) => encodeMessage(method.responseType, item, items.length > 1 ? `response[${i}]` : "response"));
+    // `wire` marks a static payload (no template): the same object on every hit of this mock version.
+    const encode = response.wire ? encodedOnce : encodeMessage;
+    frames = items.map((item, i) => encode(method.responseType, item, items.length > 1 ? `response[${i}]` : "response"));
   } catch (err) {
     if (!(err instanceof MessageMismatch)) throw err;
     const details = `mock '${result.mock.id}': the response does not fit ${method.responseType.fullName.slice(1)}: ${err.message}`;
     await answered(scope, result, grpc.status.INTERNAL, hooks, logged, { body: { error: details } });
-    fail(call, grpc.status.INTERNAL, details);
+    sink.fail(grpc.status.INTERNAL, details);
     return false;
   }
   await answered(scope, result, grpc.status.OK, hooks, logged, { body: payload });
   const gap = response.grpc?.streamDelayMs ?? 0;
   for (let i = 0; i < frames.length; i++) {
-    if (i > 0 && gap > 0) await sleep(gap, undefined, { signal: ctx.closed }).catch(() => {});
-    if (ctx.closed.aborted) return false;
-    call.write(frames[i]);
+    if (i > 0) await pause(sink, gap);
+    if (sink.cancelled()) return false;
+    sink.write(frames[i]);
   }
-  if (end) call.end();
+  if (end) sink.end();
   hooks.afterSend?.();
   return true;
+}
+
+/** A static payload's bytes, encoded and checked once per output type. */
+const encoded = new WeakMap<object, Map<GrpcMethod["responseType"], Buffer>>();
+
+function encodedOnce(type: GrpcMethod["responseType"], item: unknown, where: string): Buffer {
+  if (!item || typeof item !== "object") return encodeMessage(type, item, where);
+  let byType = encoded.get(item);
+  const hit = byType?.get(type);
+  if (hit) return hit;
+  const bytes = encodeMessage(type, item, where);
+  if (!byType) encoded.set(item, (byType = new Map()));
+  byType.set(type, bytes);
+  return bytes;
 }

@@ -126,6 +126,21 @@ describe("the listener", () => {
     const { err } = await unary("Get", { id: "A1" }, md({ "x-tier": "gold" }));
     expect(err).toBeNull();
   });
+
+  it("a port that was in use is bound once it is free (timed retry)", async () => {
+    const squatter = (await import("node:net")).createServer();
+    await new Promise<void>((r) => squatter.listen(0, "127.0.0.1", r));
+    const port = (squatter.address() as import("node:net").AddressInfo).port;
+    const late = await startGrpc({ port, host: "127.0.0.1", log: logger(), listenForChanges: false, retryMs: 100 });
+    try {
+      expect(late.state().status).toBe("error");
+      await new Promise((r) => squatter.close(r));
+      await expect.poll(() => late.state().status, { timeout: 10_000 }).toBe("listening");
+      expect(late.state().error).toBeUndefined();
+    } finally {
+      await late.stop();
+    }
+  });
 });
 
 afterAll(async () => {

@@ -35,38 +35,62 @@ export interface GrpcListener {
 const REFLECTION_PATHS = ["/grpc.reflection.v1.ServerReflection/ServerReflectionInfo", "/grpc.reflection.v1alpha.ServerReflection/ServerReflectionInfo"];
 const raw = (b: Buffer) => b;
 
-export async function startGrpc(opts: { port: number; host?: string; log: Logger; listenForChanges?: boolean }): Promise<GrpcListener> {
-  const server = new grpc.Server();
+type HandlerKind = "unary" | "serverStream" | "bidi";
+
+/**
+ * grpc-js's cheapest handler for the path: unary and server-streaming calls
+ * get theirs; client-streaming and bidirectional calls the duplex stream.
+ * A path two namespaces define with different streaming takes the duplex
+ * stream, which serves every kind.
+ */
+function handlerKind(catalog: Catalog, path: string): HandlerKind {
+  const kinds = new Set<HandlerKind>();
+  for (const ns of catalog.namespaces.values()) {
+    const m = ns.methods.get(path);
+    if (m) kinds.add(m.requestStream ? "bidi" : m.responseStream ? "serverStream" : "unary");
+  }
+  return kinds.size === 1 ? [...kinds][0] : "bidi";
+}
+
+export async function startGrpc(opts: { port: number; host?: string; log: Logger; listenForChanges?: boolean; retryMs?: number }): Promise<GrpcListener> {
   let catalog: Catalog = { namespaces: new Map(), paths: new Set(), defaultNamespace: new Map(), reflection: {}, errors: [] };
-  const registered = new Set<string>();
+  const registered = new Map<string, HandlerKind>();
   const state: GrpcState = { protocol: "grpc", status: "starting", port: opts.port, methods: 0, protoErrors: [] };
   const current = () => catalog;
 
-  addHealth(server, (service) => [...catalog.paths].some((p) => p.startsWith(`/${service}/`)));
-  // grpc-js answers unknown paths UNIMPLEMENTED by itself; routing them here captures them as
-  // undefined requests first (relies on grpc-js's internal handler lookup; plain UNIMPLEMENTED if it changes).
-  const internals = server as unknown as { _retrieveHandler?: (path: string) => unknown };
-  const lookup = internals._retrieveHandler?.bind(server);
-  if (lookup) {
-    const func = unknownMethodHandler(current);
-    // grpc-js hands the handler's `path` to the call (getPath()).
-    internals._retrieveHandler = (path: string) => lookup(path) ?? { func, serialize: raw, deserialize: raw, type: "bidi", path };
-  }
+  /** A server with health and the capture of unknown paths; the methods are registered by reload(). */
+  const newServer = () => {
+    const s = new grpc.Server();
+    addHealth(s, (service) => [...catalog.paths].some((p) => p.startsWith(`/${service}/`)));
+    // grpc-js answers unknown paths UNIMPLEMENTED by itself; routing them here captures them as
+    // undefined requests first (relies on grpc-js's internal handler lookup; plain UNIMPLEMENTED if it changes).
+    const internals = s as unknown as { _retrieveHandler?: (path: string) => unknown };
+    const lookup = internals._retrieveHandler?.bind(s);
+    if (lookup) {
+      const func = unknownMethodHandler(current);
+      // grpc-js hands the handler's `path` to the call (getPath()).
+      internals._retrieveHandler = (path: string) => lookup(path) ?? { func, serialize: raw, deserialize: raw, type: "bidi", path };
+    }
+    return s;
+  };
+  let server = newServer();
 
   let reloading: Promise<void> | undefined;
   let again = false;
   const reload = async () => {
     const next = await loadCatalog();
-    for (const p of registered) {
-      if (!next.paths.has(p)) {
+    for (const [p, kind] of registered) {
+      if (!next.paths.has(p) || handlerKind(next, p) !== kind) {
         server.unregister(p);
         registered.delete(p);
       }
     }
     for (const p of next.paths) {
       if (registered.has(p)) continue;
-      server.register<Buffer, Buffer>(p, methodHandler(p, current) as grpc.handleBidiStreamingCall<Buffer, Buffer>, raw, raw, "bidi");
-      registered.add(p);
+      // A path whose kind changes with a reload is unregistered above and registered again here.
+      const kind = handlerKind(next, p);
+      server.register<Buffer, Buffer>(p, methodHandler(p, current, kind) as grpc.handleBidiStreamingCall<Buffer, Buffer>, raw, raw, kind);
+      registered.set(p, kind);
     }
     for (const p of REFLECTION_PATHS) server.unregister(p);
     new ReflectionService(next.reflection).addToServer(server);
@@ -92,24 +116,40 @@ export async function startGrpc(opts: { port: number; host?: string; log: Logger
   await reconcile();
   const listener: Listener | undefined = opts.listenForChanges === false ? undefined : listen(MOCKS_CHANNEL, () => void reconcile(), () => void reconcile());
   let bound = opts.port;
-  try {
-    bound = await new Promise<number>((resolve, reject) =>
-      server.bindAsync(`${opts.host ?? "0.0.0.0"}:${opts.port}`, grpc.ServerCredentials.createInsecure(), (err, port) => (err ? reject(err) : resolve(port))),
-    );
-    state.status = "listening";
-    state.port = bound;
-    opts.log.info({ port: bound }, "gRPC listening");
-  } catch (err) {
-    state.status = "error";
-    state.error = (err as Error).message;
-    opts.log.error({ err, port: opts.port }, "gRPC listener could not start");
-  }
+  let retry: NodeJS.Timeout | undefined;
+  // A port in use is the error state; the bind is tried again every retryMs until it succeeds.
+  // grpc-js remembers a failed bind per server, so each retry takes a new server.
+  const bind = async () => {
+    try {
+      bound = await new Promise<number>((resolve, reject) =>
+        server.bindAsync(`${opts.host ?? "0.0.0.0"}:${opts.port}`, grpc.ServerCredentials.createInsecure(), (err, port) => (err ? reject(err) : resolve(port))),
+      );
+      state.status = "listening";
+      state.port = bound;
+      delete state.error;
+      opts.log.info({ port: bound }, "gRPC listening");
+    } catch (err) {
+      const first = state.status !== "error";
+      state.status = "error";
+      state.error = (err as Error).message;
+      if (first) opts.log.error({ err, port: opts.port }, "gRPC listener could not start; retrying");
+      retry = setTimeout(() => {
+        server.forceShutdown();
+        server = newServer();
+        registered.clear();
+        void reconcile().then(bind);
+      }, opts.retryMs ?? 15_000);
+      retry.unref();
+    }
+  };
+  await bind();
 
   return {
     port: () => bound,
     state: () => ({ ...state }),
     reconcile,
     async stop() {
+      clearTimeout(retry);
       await listener?.close();
       // Open streams (a health Watch never ends by itself) would hold a graceful shutdown forever.
       await new Promise<void>((resolve) => {

@@ -40,7 +40,8 @@ beforeAll(async () => {
   actor = actorFor(user);
   scope = await resolveNamespace(actor, "sock");
   cookie = await sessionCookie(user.id);
-  runner = await startRunner([socketModule("127.0.0.1")]);
+  // Listeners in error are retried every 300 ms here (15 s by default).
+  runner = await startRunner([socketModule("127.0.0.1")], { retryMs: 300 });
 });
 
 afterAll(async () => {
@@ -243,6 +244,18 @@ describe("UDP mocks", () => {
 });
 
 describe("listener lifecycle", () => {
+  it("a listener whose port was taken comes up by itself once the port is free (timed retry, no change to its row)", async () => {
+    const squatter = net.createServer();
+    await new Promise<void>((r) => squatter.listen(0, "127.0.0.1", r));
+    const port = (squatter.address() as AddressInfo).port;
+    const later = await createProtocolServer(scope, CreateProtocolServerInput.parse({ name: "later", protocol: "tcp", host: "127.0.0.1", port }));
+    await until(async () => (await getProtocolServer(scope, later.id)).state === "error", "the error state");
+    await new Promise((r) => squatter.close(r));
+    await until(async () => (await getProtocolServer(scope, later.id)).state === "listening", "listening after the retry");
+    expect(await testProtocolServer(scope, later.id)).toMatchObject({ ok: true, state: "listening" });
+    await deleteProtocolServer(scope, later.id);
+  });
+
   it("a port in use is the server's error state, not a crash; a change restarts it; delete stops it; health lists every listener", async () => {
     const squatter = net.createServer();
     await new Promise<void>((r) => squatter.listen(0, "127.0.0.1", r));

@@ -1,8 +1,9 @@
 // `npm start`: builds the web UI if needed, starts the embedded database when
 // DATABASE_URL is not set, applies migrations, creates the admin user and the
 // sandbox namespace, then runs the web process (server.ts, bundled; it starts
-// the Next.js process itself) and the protocol-runner, and stops all of them together
-// on SIGTERM or SIGINT sent to this process alone. `npm start` execs it as
+// the Next.js process itself) and the protocol-runner, restarts either one that
+// crashes while the other keeps serving, and stops all of them together on
+// SIGTERM or SIGINT sent to this process alone. `npm start` execs it as
 // `node --import tsx` (no shell and no tsx CLI between npm and this process:
 // the shell did not pass npm's SIGTERM on, and tsx's relay SIGKILLs a child that
 // does not acknowledge within 30 ms); see docs/decisions.md, "Platform and set-up".
@@ -17,6 +18,19 @@ const root = process.cwd();
 /** How long a child may take to stop after SIGTERM before it is killed. */
 const CHILD_STOP_MS = 20_000;
 const say = (msg: string) => console.log(`[polymock] ${msg}`);
+/** Restarts of a crashed child before the launcher gives up (a child that ran a minute starts the count afresh). */
+const RESTART_LIMIT = 5;
+
+/** Delays before restarting a crashed child: 1 s, doubling to 16 s; undefined once it has crashed RESTART_LIMIT times in a row. */
+function restartPolicy() {
+  let crashes = 0;
+  return {
+    next(uptimeMs: number): number | undefined {
+      crashes = uptimeMs > 60_000 ? 1 : crashes + 1;
+      return crashes > RESTART_LIMIT ? undefined : 1000 * 2 ** (crashes - 1);
+    },
+  };
+}
 
 async function main() {
   const dataDir = path.resolve(process.env.DATA_DIR ?? path.join(root, "data"));
@@ -80,24 +94,38 @@ async function main() {
   }
 
   const run = (name: string, entry: string, extraEnv: Record<string, string>, bundled: boolean) => {
-    // A stop requested while the database was starting: nothing more is started (it would outlive this process).
-    if (stopping) return;
-    const { nodeArgs, file } = entryCommand(root, entry, bundled);
-    const child = spawn(process.execPath, [...nodeArgs, file], {
-      stdio: "inherit",
-      env: { ...process.env, ...extraEnv },
-      cwd: root,
-    });
-    child.on("exit", (code, signal) => {
+    const restarts = restartPolicy();
+    const start = () => {
+      // A stop requested while the database was starting (or during a restart's wait): nothing more is started.
       if (stopping) return;
-      // Ctrl-C or `kill -TERM` on the process group reaches the children too, and
-      // one may be gone before this process handles its own signal: a child that
-      // ended by SIGINT/SIGTERM (or their exit codes 130/143) is a requested stop.
-      const requested = signal === "SIGINT" || signal === "SIGTERM" || code === 0 || code === 130 || code === 143;
-      if (!requested) console.error(`[polymock] ${name} exited (${signal ?? code}); stopping`);
-      void stopAll(requested ? 0 : code || 1);
-    });
-    children.push(child);
+      const { nodeArgs, file } = entryCommand(root, entry, bundled);
+      const child = spawn(process.execPath, [...nodeArgs, file], {
+        stdio: "inherit",
+        env: { ...process.env, ...extraEnv },
+        cwd: root,
+      });
+      const startedAt = Date.now();
+      child.on("exit", (code, signal) => {
+        children.splice(children.indexOf(child), 1);
+        if (stopping) return;
+        // Ctrl-C or `kill -TERM` on the process group reaches the children too, and
+        // one may be gone before this process handles its own signal: a child that
+        // ended by SIGINT/SIGTERM (or their exit codes 130/143) is a requested stop.
+        const requested = signal === "SIGINT" || signal === "SIGTERM" || code === 0 || code === 130 || code === 143;
+        if (requested) return void stopAll(0);
+        // The web process and the runner serve on their own: one that crashes is
+        // restarted while the other keeps serving; a crash loop gives up.
+        const delay = restarts.next(Date.now() - startedAt);
+        if (delay === undefined) {
+          console.error(`[polymock] ${name} exited (${signal ?? code}) ${RESTART_LIMIT} times in a row; stopping`);
+          return void stopAll(code || 1);
+        }
+        console.error(`[polymock] ${name} exited (${signal ?? code}); restarting it in ${delay / 1000} s`);
+        setTimeout(start, delay).unref();
+      });
+      children.push(child);
+    };
+    start();
   };
   run("web", "server.ts", { NODE_ENV: "production", SERVICE_NAME: "web" }, true);
   run("protocol-runner", "protocol-runner/main.ts", { NODE_ENV: "production", SERVICE_NAME: "protocol-runner" }, false);
