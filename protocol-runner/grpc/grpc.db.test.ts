@@ -119,6 +119,39 @@ describe("the listener", () => {
     }
   });
 
+  it("serves a method path that two namespaces define with different streaming (one unary, one server-streaming)", async () => {
+    const other = await makeUser({ namespaces: { rpc2: "owner" } });
+    const otherCookie = await sessionCookie(other.user.id);
+    const streaming = PROTO.replace("rpc Get(OrderReq) returns (Order);", "rpc Get(OrderReq) returns (stream Order);");
+    const up = await call(importRoute.POST, "/api/v1/api-tester/import/grpc?namespace=rpc2", { method: "POST", cookie: otherCookie, body: { name: "shop/orders.proto", content: streaming } });
+    expect(up.status, up.text).toBe(200);
+    const mock = await call(mocksRoute.POST, "/api/v1/mocks?namespace=rpc2", { method: "POST", cookie: otherCookie, body: { id: "get-stream", grpc: { service: "shop.Orders", method: "Get" }, response: { payload: [{ id: "s1" }, { id: "s2" }] } } });
+    expect(mock.status, mock.text).toBe(200);
+    const both = await startGrpc({ port: 0, host: "127.0.0.1", log: logger(), listenForChanges: false });
+    const clientFor = (proto: string) => {
+      const dir = mkdtempSync(path.join(tmpdir(), "grpc-client-"));
+      writeFileSync(path.join(dir, "orders.proto"), proto);
+      const def = protoLoader.loadSync("orders.proto", { includeDirs: [dir], keepCase: true, longs: String, defaults: true });
+      return new (grpc.loadPackageDefinition(def) as any).shop.Orders(`127.0.0.1:${both.port()}`, grpc.credentials.createInsecure());
+    };
+    const streamingClient = clientFor(streaming);
+    const unaryClient = clientFor(PROTO);
+    try {
+      const meta2 = new grpc.Metadata();
+      meta2.set("x-service-namespace", "rpc2");
+      const streamed = await collect(streamingClient.Get({ id: "x" }, meta2));
+      expect(streamed.err).toBeUndefined();
+      expect(streamed.messages.map((m) => m.id)).toEqual(["s1", "s2"]);
+      const single = await new Promise<{ err: grpc.ServiceError | null; res: any }>((resolve) => unaryClient.Get({ id: "A1" }, md({ "x-tier": "gold" }), (err: grpc.ServiceError | null, res: any) => resolve({ err, res })));
+      expect(single.err).toBeNull();
+      expect(single.res).toMatchObject({ id: "A1", state: "vip" });
+    } finally {
+      streamingClient.close();
+      unaryClient.close();
+      await both.stop();
+    }
+  });
+
   it("a port in use is the listener's error state, not a crash", async () => {
     const busy = await startGrpc({ port: listener.port(), host: "127.0.0.1", log: logger(), listenForChanges: false });
     expect(busy.state()).toMatchObject({ status: "error", error: expect.stringMatching(/EADDRINUSE|address/i) });
