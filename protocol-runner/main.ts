@@ -8,6 +8,7 @@ import { stubRecorder } from "@/server/serving/recorder";
 import { runnerEnv } from "./env";
 import { startGrpc } from "./grpc/server";
 import { startHealthServer } from "./health-server";
+import { startPluginListener } from "./plugins/plugin-listener";
 import type { ProtocolModule } from "./module";
 import { startRunner } from "./reconciler";
 import { socketModule } from "./socket/socket-module";
@@ -25,12 +26,15 @@ async function main() {
   const runner = await startRunner(MODULES);
   // gRPC listens on GRPC_PORT, not on protocol-server rows; its services follow the uploaded protos and mocks.
   const grpc = await startGrpc({ port: env.GRPC_PORT, log });
-  const health = await startHealthServer(env.RUNNER_HEALTH_PORT, runner.listeners, () => ({ grpc: grpc.state() }));
+  // The plugin wire listener exists only with SERVICE_UNIFIED_PORT=1 (spec: default ports).
+  const plugins = env.SERVICE_UNIFIED_PORT === "1" ? await startPluginListener({ port: env.PLUGIN_PORT, host: env.HOST }) : undefined;
+  const health = await startHealthServer(env.RUNNER_HEALTH_PORT, runner.listeners, () => ({ grpc: grpc.state(), ...(plugins ? { plugins: plugins.state() } : {}) }));
   log.info({ port: env.RUNNER_HEALTH_PORT, listeners: runner.listeners().length }, "protocol-runner listening");
 
   const shutdown = () => {
     health.close();
     void grpc.stop();
+    void plugins?.stop();
     setTimeout(() => process.exit(0), 5000).unref();
     void runner
       .stop()

@@ -17,6 +17,9 @@ const EnvSchema = z.object({
   REDIS_URL: z.string().optional(),
   /** The protocol runner's loopback health port, read by /health (checks.protocolRunner). */
   RUNNER_HEALTH_PORT: z.coerce.number().int().positive().default(5774),
+  /** "1": the runner opens the plugin wire listener on PLUGIN_PORT (GET /api/v1/plugin-protocols lists its codecs). */
+  SERVICE_UNIFIED_PORT: z.string().optional(),
+  PLUGIN_PORT: z.coerce.number().int().positive().default(5775),
   SESSION_TTL_HOURS: z.coerce.number().positive().default(24 * 7),
   MAX_BODY_BYTES: z.coerce.number().int().positive().default(10 * 1024 * 1024),
   RATE_LIMIT_AUTH_PER_MINUTE: z.coerce.number().int().positive().default(20),

@@ -5,7 +5,7 @@
 // request of protocol `tcp`/`udp`.
 import { randomUUID } from "node:crypto";
 import { isMockError } from "@/server/engine/mock-error";
-import { parseSocketMessage, socketReply } from "@/server/engine/protocols/socket";
+import { parseSocketMessage, socketReply, type SocketMessage } from "@/server/engine/protocols/socket";
 import type { EngineRequest } from "@/server/engine/types";
 import { logger } from "@/server/lib/logger";
 import { engineDepsFor } from "@/server/serving/engine-deps";
@@ -16,6 +16,7 @@ import { answered, recordMiss, serve, type AfterSend, type ServingScope } from "
 export const CONNECT_EVENT = "connect";
 
 export interface Peer {
+  /** The undefined-request protocol of its misses. */
   protocol: "tcp" | "udp";
   namespace: string;
   serverName: string;
@@ -57,10 +58,27 @@ async function scopeFor(peer: Peer): Promise<ServingScope | undefined> {
  * connect is the ordinary case of a server that does not greet.
  */
 export async function exchange(peer: Peer, text: string | undefined): Promise<Answer> {
+  return exchangeMessage(peer, text === undefined ? undefined : parseSocketMessage(text), text ?? "", socketReply);
+}
+
+/**
+ * The same for a message another codec decoded (the plugin listener's RESP
+ * commands): `message` undefined is the connection itself, `raw` is what the
+ * request log keeps, `encode` turns a rendered payload into the wire's text.
+ * `matched` tells a codec that answers every command to send its own reply.
+ */
+export async function exchangeMessage(
+  peer: Peer,
+  message: SocketMessage | undefined,
+  raw: string,
+  encode: (payload: unknown) => string | undefined,
+): Promise<Answer & { matched: boolean; known: boolean }> {
+  const none = { frames: [], matched: false };
   const scope = await scopeFor(peer);
-  if (!scope) return { frames: [] };
-  const message = text === undefined ? { event: CONNECT_EVENT, body: null } : parseSocketMessage(text);
-  const req: EngineRequest = { namespace: peer.namespace, method: message.event, path: scope.path, headers: scope.headers, query: {}, body: message.body, rawBody: text ?? "" };
+  if (!scope) return { ...none, known: false };
+  const connect = message === undefined;
+  const msg = message ?? { event: CONNECT_EVENT, body: null };
+  const req: EngineRequest = { namespace: peer.namespace, method: msg.event, path: scope.path, headers: scope.headers, query: {}, body: msg.body, rawBody: raw };
   let result;
   try {
     result = await serve("socket", scope, req);
@@ -68,23 +86,23 @@ export async function exchange(peer: Peer, text: string | undefined): Promise<An
     // A broken mock (missing template file) is logged; the connection stays up, as on the WebSocket wire.
     if (!isMockError(err)) throw err;
     logger().warn({ err, namespace: peer.namespace, serverName: peer.serverName }, `${peer.protocol} mock failed`);
-    return { frames: [] };
+    return { ...none, known: true };
   }
   // Only a mock naming the connect event greets: one without an event answers messages, not connections.
-  if (text === undefined && result.matched && result.mock.socket?.event !== CONNECT_EVENT) return { frames: [] };
+  if (connect && result.matched && result.mock.socket?.event !== CONNECT_EVENT) return { ...none, known: true };
   if (!result.matched) {
-    if (text !== undefined) recordMiss(scope, { protocol: peer.protocol, method: "MESSAGE", path: `${scope.path} ${message.event}`, body: message.body });
-    return { frames: [] };
+    if (!connect) recordMiss(scope, { protocol: peer.protocol, method: "MESSAGE", path: `${scope.path} ${msg.event}`, body: msg.body });
+    return { ...none, known: true };
   }
   const { response } = result;
   const hooks: AfterSend = {};
-  await answered(scope, result, 200, hooks, { method: message.event, headers: scope.headers, body: message.body }, undefined, response.status);
+  await answered(scope, result, 200, hooks, { method: msg.event, headers: scope.headers, body: msg.body }, undefined, response.status);
   const frames: Outgoing[] = [];
-  const reply = socketReply(response.body);
+  const reply = encode(response.body);
   if (reply !== undefined) frames.push({ delayMs: response.delayMs, text: reply });
   for (const e of response.events ?? []) {
-    const chained = socketReply(e.data);
+    const chained = encode(e.data);
     if (chained !== undefined) frames.push({ delayMs: e.delayMs, text: chained });
   }
-  return { frames, afterSend: hooks.afterSend };
+  return { frames, afterSend: hooks.afterSend, matched: true, known: true };
 }

@@ -12,6 +12,7 @@ import { identityProviderEndpoints } from "./identity-providers";
 import { integrationEndpoints } from "./integrations";
 import { mockEndpoints } from "./mock-endpoints";
 import { memberEndpoints, namespaceEndpoints } from "./namespaces";
+import { pluginProtocolEndpoints } from "./plugin-protocols";
 import { protocolServerEndpoints } from "./protocol-servers";
 import { storeEndpoints } from "./store-endpoints";
 import { organisationEndpoints } from "./organisation-endpoints";
@@ -35,4 +36,5 @@ export const allEndpoints: Endpoint[] = [
   ...Object.values(tempFileEndpoints),
   ...Object.values(organisationEndpoints),
   ...Object.values(protocolServerEndpoints),
+  ...Object.values(pluginProtocolEndpoints),
 ];

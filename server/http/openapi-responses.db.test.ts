@@ -6,6 +6,7 @@
 import { createHash, randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/server/db/client";
+import { resetEnvCache } from "@/server/env";
 import { checkAnswer, documentedOperations, loadHandlers, operation, type RouteHandler } from "@/server/testing/api-routes";
 import { type CallOptions, makeToken, makeUser, sessionCookie } from "@/server/testing/fixtures";
 import { type SmtpSink, startSmtpSink } from "@/server/testing/smtp-sink";
@@ -290,6 +291,17 @@ describe("every documented operation, success case, validated against the docume
     await ok("PUT /api/v1/protocol-servers/{id}", { params: { id: server.id }, body: { options: { framing: "raw", idleMs: 50 } } });
     await ok("POST /api/v1/protocol-servers/{id}/test", { params: { id: server.id } });
     await ok("DELETE /api/v1/protocol-servers/{id}", { params: { id: server.id } });
+    const off = await ok("GET /api/v1/plugin-protocols", {});
+    expect(off).toEqual({ enabled: false, protocols: [] });
+    process.env.SERVICE_UNIFIED_PORT = "1";
+    resetEnvCache();
+    try {
+      const on = await ok("GET /api/v1/plugin-protocols", {});
+      expect(on.protocols.map((p: { serverName: string }) => p.serverName)).toEqual(["plugin:resp", "plugin:line"]);
+    } finally {
+      delete process.env.SERVICE_UNIFIED_PORT;
+      resetEnvCache();
+    }
   });
 });
 
