@@ -6,7 +6,7 @@
 // way (errors[]) and captured as an undefined request (docs/decisions.md, "GraphQL").
 import type { EngineResult } from "@/server/engine/engine";
 import type { NearMiss } from "@/server/engine/near-miss";
-import { analyseGraphql, asGraphqlError, fieldRequestBody, fieldValueOf, graphqlSelector, readGraphqlRequest, rootTypeName, type GraphqlRequest } from "@/server/engine/protocols/graphql";
+import { analyseGraphql, asGraphqlError, type GraphqlOperation, fieldRequestBody, fieldValueOf, graphqlSelector, readGraphqlRequest, rootTypeName, type GraphqlRequest } from "@/server/engine/protocols/graphql";
 import type { EngineRequest, EngineResponse } from "@/server/engine/types";
 import { answered, recordMiss, serve, type Matched } from "@/server/serving/serve";
 import { httpCouldAnswer, servesPath } from "./route-presence";
@@ -23,14 +23,45 @@ function requestError(ctx: StubContext, status: number, message: string, code: s
 }
 
 /** Looks up a field's own mock, then its operation's catch-all mock (graphql.field absent). */
-async function answerField(ctx: StubContext, req: EngineRequest, operation: Parameters<typeof graphqlSelector>[0]): Promise<EngineResult> {
-  const own = await serve("graphql", ctx, req);
-  if (own.matched) return own;
-  const any = await serve("graphql", ctx, { ...req, method: graphqlSelector(operation, undefined) });
-  return any.matched ? any : own;
+function answerField(ctx: StubContext, req: EngineRequest, operation: Parameters<typeof graphqlSelector>[0]): EngineResult | Promise<EngineResult> {
+  const orCatchAll = (own: EngineResult): EngineResult | Promise<EngineResult> => {
+    if (own.matched) return own;
+    const any = serve("graphql", ctx, { ...req, method: graphqlSelector(operation, undefined) });
+    return any instanceof Promise ? any.then((a) => (a.matched ? a : own)) : any.matched ? any : own;
+  };
+  const own = serve("graphql", ctx, req);
+  return own instanceof Promise ? own.then(orCatchAll) : orCatchAll(own);
 }
 
-async function serveGraphql(ctx: StubContext): Promise<StubOutput | null> {
+type Operation = GraphqlOperation;
+type Field = GraphqlOperation["fields"][number];
+
+/** Each field's engine result, in order; synchronous while every mock is (most are). */
+function fieldResults(ctx: StubContext, op: Operation, fields: Field[], from = 0, out: EngineResult[] = []): EngineResult[] | Promise<EngineResult[]> {
+  for (let i = from; i < fields.length; i++) {
+    const field = fields[i];
+    const req: EngineRequest = {
+      namespace: ctx.namespace,
+      method: graphqlSelector(op.operation, field.name),
+      path: ctx.path,
+      headers: ctx.input.headers,
+      query: ctx.query,
+      body: fieldRequestBody(op, field),
+      rawBody: ctx.text,
+    };
+    const result = answerField(ctx, req, op.operation);
+    if (result instanceof Promise) {
+      return result.then((r) => {
+        out.push(r);
+        return fieldResults(ctx, op, fields, i + 1, out);
+      });
+    }
+    out.push(result);
+  }
+  return out;
+}
+
+function serveGraphql(ctx: StubContext): StubOutput | null | Promise<StubOutput | null> {
   if (!isGraphqlCall(ctx)) return null;
   const method = ctx.input.method.toUpperCase();
 
@@ -42,25 +73,23 @@ async function serveGraphql(ctx: StubContext): Promise<StubOutput | null> {
   // GraphQL over HTTP: GET may only read.
   if (method === "GET" && op.operation !== "query") return requestError(ctx, 405, `A ${op.operation} must be sent with POST`, "METHOD_NOT_ALLOWED", { Allow: "POST" });
 
+  const fields = op.fields.filter((f) => f.name !== "__typename");
+  const results = fieldResults(ctx, op, fields);
+  return results instanceof Promise ? results.then((r) => answerOperation(ctx, method, read.value, op, r)) : answerOperation(ctx, method, read.value, op, results);
+}
+
+function answerOperation(ctx: StubContext, method: string, request: GraphqlRequest, op: Operation, results: EngineResult[]): StubOutput | null | Promise<StubOutput | null> {
   const data: Record<string, unknown> = {};
   const errors: Record<string, unknown>[] = [];
   const answered: Matched[] = [];
   const misses: { field: string; key: string; nearest: NearMiss[] }[] = [];
+  let next = 0;
   for (const field of op.fields) {
     if (field.name === "__typename") {
       data[field.responseKey] = rootTypeName(op.operation);
       continue;
     }
-    const req: EngineRequest = {
-      namespace: ctx.namespace,
-      method: graphqlSelector(op.operation, field.name),
-      path: ctx.path,
-      headers: ctx.input.headers,
-      query: ctx.query,
-      body: fieldRequestBody(op, field),
-      rawBody: ctx.text,
-    };
-    const result = await answerField(ctx, req, op.operation);
+    const result = results[next++];
     if (!result.matched) {
       misses.push({ field: field.name, key: field.responseKey, nearest: result.nearest });
       data[field.responseKey] = null;
@@ -68,7 +97,7 @@ async function serveGraphql(ctx: StubContext): Promise<StubOutput | null> {
     }
     if (result.proxy) {
       // A proxy mock forwards the whole request, so it can only answer an operation of one field.
-      if (op.fields.length === 1) return proxied(ctx, result, read.value);
+      if (op.fields.length === 1) return proxied(ctx, result, request);
       data[field.responseKey] = null;
       errors.push({ message: `Mock '${result.mock.id}' is a proxy mock: it answers only operations that select one field`, path: [field.responseKey], extensions: { code: "MOCK_ERROR", request_id: ctx.requestId } });
       answered.push(result);
@@ -84,18 +113,18 @@ async function serveGraphql(ctx: StubContext): Promise<StubOutput | null> {
   if (answered.length === 0 && misses.length > 0 && httpCouldAnswer(ctx)) return null;
 
   for (const miss of misses) {
-    recordMiss(ctx, { protocol: "graphql", method, path: `${ctx.path} ${op.operation} ${miss.field}`, body: read.value });
+    recordMiss(ctx, { protocol: "graphql", method, path: `${ctx.path} ${op.operation} ${miss.field}`, body: request });
     errors.push({
       message: `No mock matches ${op.operation} field '${miss.field}' at ${ctx.path} in namespace '${ctx.namespace}'`,
       path: [miss.key],
       extensions: { code: "NO_MOCK", request_id: ctx.requestId, nearest: miss.nearest },
     });
   }
-  return composed(ctx, method, read.value, data, errors, answered);
+  return composed(ctx, method, request, data, errors, answered);
 }
 
 /** One response from the answered fields: the first status other than 200, merged headers, the longest delay, every webhook. */
-async function composed(ctx: StubContext, method: string, request: GraphqlRequest, data: Record<string, unknown>, errors: Record<string, unknown>[], answeredFields: Matched[]): Promise<StubOutput> {
+function composed(ctx: StubContext, method: string, request: GraphqlRequest, data: Record<string, unknown>, errors: Record<string, unknown>[], answeredFields: Matched[]): StubOutput | Promise<StubOutput> {
   const responses: EngineResponse[] = answeredFields.map((a) => a.response);
   const status = responses.find((r) => r.status !== 200)?.status ?? 200;
   const headers: Record<string, string[]> = {};
@@ -109,8 +138,8 @@ async function composed(ctx: StubContext, method: string, request: GraphqlReques
   const out = graphqlOutput(status, errors.length > 0 ? { errors, data } : { data }, ctx.requestId, headers);
   out.delayMs = Math.max(0, ...responses.map((r) => r.delayMs));
   // Every field's mock is judged on the one status the composed answer carries.
-  await Promise.all(answeredFields.map((a) => answered(ctx, a, status, out, { method, body: request })));
-  return out;
+  const holds = answeredFields.map((a) => answered(ctx, a, status, out, { method, body: request })).filter((h) => h instanceof Promise);
+  return holds.length ? Promise.all(holds).then(() => out) : out;
 }
 
 async function proxied(ctx: StubContext, result: Matched, request: GraphqlRequest): Promise<StubOutput> {

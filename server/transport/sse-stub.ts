@@ -8,6 +8,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { SSE_CHAIN_DEFAULTS } from "@/server/contracts/mock";
 import { formatSseEvent, isSseRequest, queryObject, SSE_HEARTBEAT } from "@/server/engine/protocols/sse";
+import type { EngineResult } from "@/server/engine/engine";
 import type { ChainControls, EngineRequest, EngineResponse, RenderedEvent } from "@/server/engine/types";
 import { logger } from "@/server/lib/logger";
 import { answered, serve } from "@/server/serving/serve";
@@ -19,7 +20,7 @@ export const sseAdapter: StubAdapter = {
   serve: serveSse,
 };
 
-async function serveSse(ctx: StubContext): Promise<StubOutput | null> {
+function serveSse(ctx: StubContext): StubOutput | null | Promise<StubOutput | null> {
   const { input, path } = ctx;
   if (!isSseRequest(input.method.toUpperCase(), path, input.headers.accept?.[0])) return null;
   const req: EngineRequest = {
@@ -32,7 +33,11 @@ async function serveSse(ctx: StubContext): Promise<StubOutput | null> {
     body: queryObject(ctx.query),
     rawBody: ctx.text,
   };
-  const result = await serve("sse", ctx, req);
+  const result = serve("sse", ctx, req);
+  return result instanceof Promise ? result.then((r) => sseAnswer(ctx, req, r)) : sseAnswer(ctx, req, result);
+}
+
+function sseAnswer(ctx: StubContext, req: EngineRequest, result: EngineResult): StubOutput | null | Promise<StubOutput | null> {
   if (!result.matched) {
     ctx.missAs = { protocol: "sse", nearest: result.nearest };
     return null;

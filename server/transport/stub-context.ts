@@ -64,7 +64,8 @@ export interface StubAdapter {
    * serve. Plain HTTP traffic then passes every adapter without a promise.
    */
   claims?(ctx: StubContext): boolean;
-  serve(ctx: StubContext): Promise<StubOutput | null>;
+  /** null: not this adapter's request after all (the next one, then HTTP, gets it). Synchronous when it can be: no promise per request. */
+  serve(ctx: StubContext): StubOutput | null | Promise<StubOutput | null>;
 }
 
 export function jsonOutput(status: number, body: unknown, requestId: string): StubOutput {

@@ -108,13 +108,14 @@ function serveIn(input: StubInput, started: number, namespace: string, path: str
   return serveHttp(ctx);
 }
 
-/** The protocol adapters from `from` on, then HTTP. */
-async function viaAdapters(ctx: StubContext, from: number): Promise<StubOutput> {
+/** The protocol adapters from `from` on, then HTTP; synchronous until an adapter needs to wait. */
+function viaAdapters(ctx: StubContext, from: number): StubOutput | Promise<StubOutput> {
   for (let i = from; i < STUB_ADAPTERS.length; i++) {
     const adapter = STUB_ADAPTERS[i];
     if (!adapter.always && !ctx.index.indexes[adapter.protocol]) continue;
     if (adapter.claims && !adapter.claims(ctx)) continue;
-    const out = await adapter.serve(ctx);
+    const out = adapter.serve(ctx);
+    if (out instanceof Promise) return out.then((o) => o ?? viaAdapters(ctx, i + 1));
     if (out) return out;
   }
   return serveHttp(ctx);
