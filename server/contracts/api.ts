@@ -13,6 +13,7 @@ import { integrationEndpoints } from "./integrations";
 import { mockEndpoints } from "./mock-endpoints";
 import { memberEndpoints, namespaceEndpoints } from "./namespaces";
 import { protocolServerEndpoints } from "./protocol-servers";
+import { smtpMailboxEndpoints } from "./smtp-mailbox";
 import { storeEndpoints } from "./store-endpoints";
 import { organisationEndpoints } from "./organisation-endpoints";
 import { userEndpoints } from "./users";
@@ -35,4 +36,5 @@ export const allEndpoints: Endpoint[] = [
   ...Object.values(tempFileEndpoints),
   ...Object.values(organisationEndpoints),
   ...Object.values(protocolServerEndpoints),
+  ...Object.values(smtpMailboxEndpoints),
 ];
