@@ -98,12 +98,13 @@ const notFound = (scope: NamespaceScope, id: string) => new AppError("not_found"
 export async function listMail(scope: NamespaceScope, query: MailListQuery) {
   const where: Prisma.ReceivedMailWhereInput = { namespaceId: scope.id };
   if (query.search) {
-    const contains = { contains: query.search, mode: "insensitive" as const };
-    // Recipients are an array column: a substring of any of them is matched in SQL.
-    const byRecipient = await db().$queryRaw<{ id: string }[]>`
-      SELECT "id" FROM "ReceivedMail" WHERE "namespaceId" = ${scope.id}::uuid
-        AND EXISTS (SELECT 1 FROM unnest("envelopeTo") AS r WHERE r ILIKE ${`%${query.search.replace(/[\\%_]/g, "\\$&")}%`})`;
-    where.OR = [{ envelopeFrom: contains }, { headerFrom: contains }, { subject: contains }, { id: { in: byRecipient.map((r) => r.id) } }];
+    // In SQL: recipients are an array column, and LIKE's wildcards in the search are meant literally.
+    const pattern = `%${query.search.replace(/[\\%_]/g, "\\$&")}%`;
+    const found = await db().$queryRaw<{ id: string }[]>`
+      SELECT "id" FROM "ReceivedMail" WHERE "namespaceId" = ${scope.id}::uuid AND (
+        "envelopeFrom" ILIKE ${pattern} OR "headerFrom" ILIKE ${pattern} OR "subject" ILIKE ${pattern}
+        OR EXISTS (SELECT 1 FROM unnest("envelopeTo") AS r WHERE r ILIKE ${pattern}))`;
+    where.id = { in: found.map((r) => r.id) };
   }
   const [rows, total] = await Promise.all([
     db().receivedMail.findMany({ where, orderBy: [{ receivedAt: "desc" }, { id: "desc" }], skip: query.offset, take: query.limit, include: { _count: { select: { attachments: true } } } }),
