@@ -66,7 +66,7 @@ export function fromParsed(parsed: ParsedMail, envelope: Envelope): ParsedReceiv
     cc: addresses(parsed.cc),
     subject: parsed.subject ?? "",
     text: parsed.text ?? "",
-    html: parsed.html === false ? null : parsed.html,
+    html: parsed.html || null,
     headers: Object.fromEntries(Object.entries(engineHeaders).map(([k, v]) => [k, v.join(", ")])),
     attachments: attachments.map((a) => ({ filename: a.filename, contentType: a.contentType, size: a.content.length })),
   };
