@@ -2,6 +2,7 @@
 // plus the SMTP envelope become the mail the engine matches (SmtpMail), the
 // mail's headers in both shapes (engine: lower-case lists; mailbox: ordered
 // pairs as written), and its attachments.
+import { convert as htmlToText } from "html-to-text";
 import { simpleParser, type AddressObject, type HeaderValue, type ParsedMail } from "mailparser";
 import type { SmtpMail } from "@/server/engine/protocols/smtp";
 import type { ReceivedAttachment } from "@/server/services/smtp-mailbox";
@@ -65,7 +66,8 @@ export function fromParsed(parsed: ParsedMail, envelope: Envelope): ParsedReceiv
     to: envelope.to,
     cc: addresses(parsed.cc),
     subject: parsed.subject ?? "",
-    text: parsed.text ?? "",
+    // mailparser derives text from a lone HTML part but not from one inside multipart: do it here, the same way.
+    text: parsed.text || (parsed.html ? htmlToText(parsed.html, { wordwrap: false }) : ""),
     html: parsed.html || null,
     headers: Object.fromEntries(Object.entries(engineHeaders).map(([k, v]) => [k, v.join(", ")])),
     attachments: attachments.map((a) => ({ filename: a.filename, contentType: a.contentType, size: a.content.length })),
