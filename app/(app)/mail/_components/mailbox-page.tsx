@@ -54,26 +54,33 @@ export function MailboxPage() {
   );
   const rows = list.data?.messages;
 
+  // Three compact columns, so the list still reads beside an open mail (Mailpit's layout).
   const columns: DataColumn<MailRow>[] = [
     {
-      id: "from",
-      header: "From",
-      className: "max-w-48 truncate",
-      cell: (m) => m.from || "<>",
-    },
-    {
-      id: "subject",
-      header: "Subject",
-      className: "max-w-md",
+      id: "mail",
+      header: "Mail",
+      className: "max-w-0 w-full",
       cell: (m) => (
-        <button type="button" className="block w-full truncate text-left font-medium hover:underline focus-visible:underline focus-visible:outline-none" onClick={() => setSelected(m.id)} aria-label={`Open mail ${m.subject || "(no subject)"}`}>
-          {m.subject || <span className="text-muted-foreground italic">(no subject)</span>}
-        </button>
+        <div className="flex min-w-0 flex-col">
+          <span className="truncate text-xs text-muted-foreground">
+            <span className="font-medium text-foreground">{m.from || "<>"}</span> → {m.to.join(", ")}
+          </span>
+          <button type="button" className="truncate text-left font-medium hover:underline focus-visible:underline focus-visible:outline-none" onClick={() => setSelected(m.id)} aria-label={`Open mail ${m.subject || "(no subject)"}`}>
+            {m.subject || <span className="text-muted-foreground italic">(no subject)</span>}
+          </button>
+        </div>
       ),
     },
-    { id: "to", header: "To", className: "max-w-48 truncate text-muted-foreground", cell: (m) => m.to.join(", ") },
-    { id: "mock", header: "Mock", cell: (m) => <MockBadge mockId={m.mockId} /> },
-    { id: "reply", header: "Reply", cell: (m) => <ReplyBadge code={m.replyCode} /> },
+    {
+      id: "reply",
+      header: "Reply",
+      cell: (m) => (
+        <div className="flex items-center gap-2">
+          <ReplyBadge code={m.replyCode} />
+          <MockBadge mockId={m.mockId} />
+        </div>
+      ),
+    },
     { id: "received", header: "Received", className: "whitespace-nowrap text-muted-foreground", cell: (m) => formatRelative(m.receivedAt) },
   ];
 
