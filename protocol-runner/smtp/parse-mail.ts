@@ -3,7 +3,7 @@
 // mail's headers in both shapes (engine: lower-case lists; mailbox: ordered
 // pairs as written), and its attachments.
 import { convert as htmlToText } from "html-to-text";
-import { simpleParser, type AddressObject, type HeaderValue, type ParsedMail } from "mailparser";
+import type { AddressObject, HeaderValue, ParsedMail } from "mailparser";
 import type { SmtpMail } from "@/server/engine/protocols/smtp";
 import type { ReceivedAttachment } from "@/server/services/smtp-mailbox";
 
@@ -76,6 +76,8 @@ export function fromParsed(parsed: ParsedMail, envelope: Envelope): ParsedReceiv
 }
 
 export async function parseReceived(raw: Buffer, envelope: Envelope): Promise<ParsedReceived> {
+  // Loaded with the first mail: mailparser takes a second to import, which the runner's start need not wait for.
+  const { simpleParser } = await import("mailparser");
   // Links are left as sent: the console shows the HTML in a sandboxed frame, the text as text.
   const parsed = await simpleParser(raw, { skipHtmlToText: false, skipTextToHtml: true, skipTextLinks: true, skipImageLinks: true });
   return fromParsed(parsed, envelope);

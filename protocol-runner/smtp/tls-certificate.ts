@@ -4,7 +4,6 @@
 // false`), so nothing is gained by keeping it on disk, and no private key
 // lingers there. smtp-server's built-in certificate is not used: its key is
 // published in the npm package.
-import { generate } from "selfsigned";
 
 export interface TlsCertificate {
   key: string;
@@ -13,8 +12,10 @@ export interface TlsCertificate {
 
 let pending: Promise<TlsCertificate> | undefined;
 
-export function tlsCertificate(): Promise<TlsCertificate> {
-  pending ??= generate([{ name: "commonName", value: "polymock-smtp" }], {
+async function generateCertificate(): Promise<TlsCertificate> {
+  // Imported on first use (a second of loading), like the certificate itself.
+  const { generate } = await import("selfsigned");
+  const pems = await generate([{ name: "commonName", value: "polymock-smtp" }], {
     keyType: "ec",
     curve: "P-256",
     algorithm: "sha256",
@@ -23,7 +24,12 @@ export function tlsCertificate(): Promise<TlsCertificate> {
       { name: "basicConstraints", cA: false },
       { name: "subjectAltName", altNames: [{ type: 2, value: "localhost" }, { type: 7, ip: "127.0.0.1" }, { type: 7, ip: "::1" }] },
     ],
-  }).then((pems) => ({ key: pems.private, cert: pems.cert }));
+  });
+  return { key: pems.private, cert: pems.cert };
+}
+
+export function tlsCertificate(): Promise<TlsCertificate> {
+  pending ??= generateCertificate();
   // A failure is retried by the next listener that needs it.
   pending.catch(() => (pending = undefined));
   return pending;
