@@ -52,6 +52,7 @@ test("received mail is listed, opened with its HTML body sandboxed, its attachme
   await page.goto(`/mail?ns=${ws.namespace}`);
   await expect(page.getByRole("heading", { name: "Mailbox", level: 1 })).toBeVisible();
   await expect(page.getByText("No mail yet")).toBeVisible();
+  await page.screenshot({ path: "/tmp/mailbox-empty.png" });
 
   const matched = await send({
     to: "new.user@example.test",
