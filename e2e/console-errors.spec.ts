@@ -56,6 +56,7 @@ const PAGES = [
   "/mocks/new",
   "/undefined-requests",
   "/logs",
+  "/mail",
   "/stores",
   "/templates",
   "/namespaces",

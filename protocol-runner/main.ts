@@ -1,5 +1,5 @@
-// The protocol-runner process: serves gRPC and socket (TCP/UDP) mocks — and, as
-// each module is added to MODULES, SMTP and broker mocks — from the same
+// The protocol-runner process: serves gRPC, socket (TCP/UDP) and SMTP mocks —
+// and, as each module is added to MODULES, broker mocks — from the same
 // database as the web process, with its listeners reconciled against the
 // protocol-server rows (./reconciler.ts) and reported on its health port.
 import { db } from "@/server/db/client";
@@ -11,6 +11,7 @@ import { startHealthServer } from "./health-server";
 import { startPluginListener } from "./plugins/plugin-listener";
 import type { ProtocolModule } from "./module";
 import { startRunner } from "./reconciler";
+import { smtpModule } from "./smtp/smtp-module";
 import { socketModule } from "./socket/socket-module";
 
 process.env.SERVICE_NAME ??= "protocol-runner";
@@ -22,7 +23,7 @@ async function main() {
     throw new Error("database unreachable");
   });
   // One line per protocol module.
-  const MODULES: ProtocolModule[] = [socketModule(env.HOST)];
+  const MODULES: ProtocolModule[] = [socketModule(env.HOST), smtpModule(env.HOST)];
   const runner = await startRunner(MODULES);
   // gRPC listens on GRPC_PORT, not on protocol-server rows; its services follow the uploaded protos and mocks.
   const grpc = await startGrpc({ port: env.GRPC_PORT, log });

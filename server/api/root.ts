@@ -11,6 +11,7 @@ import { foldersRouter, tagsRouter } from "./routers/mock-organisation";
 import { mocksRouter } from "./routers/mocks";
 import { namespacesRouter } from "./routers/namespaces";
 import { protocolServersRouter } from "./routers/protocol-servers";
+import { smtpMailboxRouter } from "./routers/smtp-mailbox";
 import { requestLogsRouter } from "./routers/request-logs";
 import { storesRouter } from "./routers/stores";
 import { tokensRouter } from "./routers/tokens";
@@ -38,6 +39,7 @@ export const appRouter = createTRPCRouter({
   members: membersRouter,
   dashboard: dashboardRouter,
   protocolServers: protocolServersRouter,
+  smtpMailbox: smtpMailboxRouter,
 });
 
 export type AppRouter = typeof appRouter;

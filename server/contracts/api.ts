@@ -14,6 +14,7 @@ import { mockEndpoints } from "./mock-endpoints";
 import { memberEndpoints, namespaceEndpoints } from "./namespaces";
 import { pluginProtocolEndpoints } from "./plugin-protocols";
 import { protocolServerEndpoints } from "./protocol-servers";
+import { smtpMailboxEndpoints } from "./smtp-mailbox";
 import { storeEndpoints } from "./store-endpoints";
 import { organisationEndpoints } from "./organisation-endpoints";
 import { userEndpoints } from "./users";
@@ -37,4 +38,5 @@ export const allEndpoints: Endpoint[] = [
   ...Object.values(organisationEndpoints),
   ...Object.values(protocolServerEndpoints),
   ...Object.values(pluginProtocolEndpoints),
+  ...Object.values(smtpMailboxEndpoints),
 ];

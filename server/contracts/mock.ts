@@ -166,9 +166,15 @@ export const SmtpBlock = z
     recipientConditions: SmtpConditions.optional(),
     subjectConditions: SmtpConditions.optional(),
     bodyConditions: SmtpConditions.optional(),
-    headerConditions: SmtpConditions.optional(),
+    headerConditions: SmtpConditions.optional().describe("each condition's path names the mail header (e.g. X-Priority)"),
   })
-  .strict();
+  .strict()
+  .superRefine((block, ctx) => {
+    // The other lists know their field; a header condition must say which header.
+    block.headerConditions?.forEach((c, i) => {
+      if (!c.path) ctx.addIssue({ code: "custom", path: ["headerConditions", i, "path"], message: "required: the header name" });
+    });
+  });
 
 export const SocketBlock = z
   .object({ serverName: z.string().min(1).max(200), event: z.string().max(200).optional(), namespace: z.string().max(200).optional(), conditions: Conditions.optional() })

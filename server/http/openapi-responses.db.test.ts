@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/server/db/client";
 import { resetEnvCache } from "@/server/env";
 import { checkAnswer, documentedOperations, loadHandlers, operation, type RouteHandler } from "@/server/testing/api-routes";
+import { recordReceivedMail } from "@/server/services/smtp-mailbox";
 import { type CallOptions, makeToken, makeUser, sessionCookie } from "@/server/testing/fixtures";
 import { type SmtpSink, startSmtpSink } from "@/server/testing/smtp-sink";
 import { useTestDatabase } from "@/server/testing/use-test-database";
@@ -302,6 +303,19 @@ describe("every documented operation, success case, validated against the docume
       delete process.env.SERVICE_UNIFIED_PORT;
       resetEnvCache();
     }
+  });
+
+  it("SMTP mailbox", async () => {
+    const nsRow = await db().namespace.findUniqueOrThrow({ where: { name: NS } });
+    const mail = (subject: string) =>
+      recordReceivedMail({ namespaceId: nsRow.id, serverName: "inbox", envelopeFrom: "a@example.test", envelopeTo: ["b@example.test"], headerFrom: null, headerTo: null, cc: null, subject, text: "hi", html: "<p>hi</p>", headers: [{ name: "Subject", value: subject }], rawSize: 10, mockId: null, replyCode: 250, replyText: "OK", attachments: [{ filename: "a.txt", contentType: "text/plain", contentId: null, inline: false, content: Buffer.from("abc") }] });
+    const id = await mail("first");
+    await ok("GET /api/v1/smtp/messages", { query: `namespace=${NS}&search=first` });
+    await ok("GET /api/v1/smtp/messages/{id}", { params: { id } });
+    await ok("GET /api/v1/smtp/messages/{id}/attachments/{index}", { params: { id, index: "0" } });
+    await ok("DELETE /api/v1/smtp/messages/{id}", { params: { id } });
+    await mail("second");
+    await ok("DELETE /api/v1/smtp/messages", {});
   });
 });
 

@@ -50,6 +50,11 @@ export function canonical(value: unknown): string {
 }
 
 function matchingKeys(def: MockBody): string {
+  // SMTP mocks of one server differ by their five condition lists.
+  if (def.smtp) {
+    const { senderConditions, recipientConditions, subjectConditions, bodyConditions, headerConditions } = def.smtp;
+    return canonical([senderConditions ?? [], recipientConditions ?? [], subjectConditions ?? [], bodyConditions ?? [], headerConditions ?? []]);
+  }
   const block = (def.http ?? def.grpc ?? def.mcp ?? def.graphql ?? def.soap ?? def.sse ?? def.socket ?? def.s3 ?? {}) as Record<string, unknown>;
   // One tool name on two MCP server paths (pathPrefix) is two tools.
   const server = def.mcp ? [mcpServerPath(def.pathPrefix)] : [];

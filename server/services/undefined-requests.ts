@@ -182,6 +182,8 @@ const CAPTURE_TARGETS: Record<string, (row: UndefinedRequest) => { block: Record
     return m ? { block: { grpc: { service: m[1], method: m[2] } }, response: { statusCode: 0, payload: {} } } : undefined;
   },
   s3: (row) => fromShape("s3", row),
+  // "/<serverName>": a mock that accepts every mail to that server (the runner's "MAIL" captures).
+  smtp: (row) => ({ block: { smtp: { serverName: row.path.replace(/^\//, "") } }, response: { payload: "OK: message queued" } }),
   // "<path> <operation> <field>"
   graphql: (row) => {
     const graphql = graphqlBlockOfCapture(row.path);

@@ -1,4 +1,4 @@
-import { Activity, Boxes, Database, FileCode2, FileQuestion, KeyRound, LayoutDashboard, type LucideIcon, Mail, Network, ScrollText, Settings2, ShieldCheck, UserRound, Users } from "lucide-react";
+import { Activity, Boxes, Database, FileCode2, FileQuestion, Inbox, KeyRound, LayoutDashboard, type LucideIcon, Mail, Network, ScrollText, Settings2, ShieldCheck, UserRound, Users } from "lucide-react";
 
 export interface NavItem {
   href: string;
@@ -20,6 +20,7 @@ export const NAV: NavGroup[] = [
       { href: "/mocks", label: "Mocks", icon: Network },
       { href: "/undefined-requests", label: "Undefined requests", icon: FileQuestion },
       { href: "/logs", label: "Request log", icon: Activity },
+      { href: "/mail", label: "Mailbox", icon: Inbox },
       { href: "/stores", label: "Stores", icon: Database },
       { href: "/templates", label: "Templates & files", icon: FileCode2 },
       { href: "/namespaces", label: "Namespace settings", icon: Settings2 },

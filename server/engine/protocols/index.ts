@@ -1,5 +1,5 @@
-// The placers of the protocols served by the web process (and gRPC, served
-// by the protocol runner from the same indexes). A protocol missing
+// The placers of the protocols served by the web process (and gRPC and SMTP,
+// served by the protocol runner from the same indexes). A protocol missing
 // here is not served over HTTP (its mocks are skipped when indexes are built).
 import type { Protocol } from "@/server/contracts/mock";
 import { placeGraphql } from "./graphql";
@@ -8,6 +8,7 @@ import { placeHttp } from "./http";
 import { placeMcp } from "./mcp";
 import { placeS3 } from "./s3";
 import type { Placer, ServedProtocol } from "./placement";
+import { placeSmtp } from "./smtp";
 import { placeSoap } from "./soap";
 import { placeSocket } from "./socket";
 import { placeSse } from "./sse";
@@ -21,6 +22,7 @@ export const PLACERS: Partial<Record<ServedProtocol, Placer>> = {
   graphql: placeGraphql,
   soap: placeSoap,
   grpc: placeGrpc,
+  smtp: placeSmtp,
 };
 
 export function placerFor(protocol: Protocol): Placer | undefined {
