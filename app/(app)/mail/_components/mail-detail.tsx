@@ -120,7 +120,7 @@ export function MailDetail({ id, namespace, onClose, onDelete }: { id: string; n
           </TabsList>
           <TabsContent value="html">
             {/* sandbox="" : no scripts, no forms, no top navigation, a unique origin. */}
-            {m.html ? <iframe title="HTML body" sandbox="" srcDoc={m.html} className="h-[28rem] w-full rounded-md border bg-white" /> : null}
+            {m.html ? <iframe title="HTML body" sandbox="" srcDoc={withoutRemoteContent(m.html)} className="h-[28rem] w-full rounded-md border bg-white" /> : null}
           </TabsContent>
           <TabsContent value="text">
             <pre className="max-h-[28rem] overflow-auto rounded-md bg-muted p-3 font-mono text-xs whitespace-pre-wrap">{m.text || "(no text body)"}</pre>
@@ -141,4 +141,13 @@ export function MailDetail({ id, namespace, onClose, onDelete }: { id: string; n
       </CardContent>
     </Card>
   );
+}
+
+/**
+ * The mail's HTML behind a policy that loads nothing from the network: with
+ * `sandbox=""` no script runs, and this keeps remote images (tracking pixels)
+ * from being fetched when a mail is opened. Inline and data: images still show.
+ */
+function withoutRemoteContent(html: string): string {
+  return `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src data: cid:; style-src 'unsafe-inline'; font-src data:">${html}`;
 }
