@@ -3,10 +3,10 @@
 // tab goes through the browser's own beforeunload prompt; a click on an in-app
 // link (the sidebar, a breadcrumb) is held back until the user confirms,
 // because the app router offers no hook to veto a navigation; the Back button
-// steps off a sentinel history entry and asks the same (./back-guard.ts).
+// steps off a sentinel history entry and asks the same (components/lib/back-guard.ts).
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useCallback, useEffect, useRef, useState } from "react";
-import * as backGuard from "./back-guard";
+import * as backGuard from "@/components/lib/back-guard";
 
 /** Where the user wanted to go: an in-app link's address, or back in history. */
 export type LeaveTarget = { kind: "link"; href: string } | { kind: "back" };

@@ -1,4 +1,4 @@
-// Holds the browser's Back button while the mock editor has unsaved changes.
+// Holds the browser's Back button while a page (the mock editor) has unsaved changes.
 // The app router cannot veto a history traversal, so while armed a sentinel
 // entry (same URL, Next.js's own state plus a mark) sits on top of the editor's
 // entry: Back only steps off the sentinel, the page stays, and the editor asks.
@@ -6,9 +6,11 @@
 // changes are saved or undone, or the editor leaves through a link, the sentinel
 // is taken away first, so no extra entry is left for a later Back to trip on.
 //
-// Our popstate listener runs in the capture phase, before the router's own
-// (at the target, capturing listeners run first), and stops the event for the
-// steps it makes or holds: the router never sees them.
+// Our popstate listener must run before the router's and stop the event for the
+// steps it makes or holds, so the router never sees them. Listeners on window
+// run in the order they were added (a capturing one is not run earlier here:
+// measured in Chromium 156), and the router adds its own when it mounts, so
+// `installBackGuard()` is called when the app's providers module loads.
 //
 // One module-level guard: there is one editor on a page, and a save that
 // remounts the editor must finish taking its sentinel away after the old
@@ -22,7 +24,7 @@ interface Entry {
   url: string;
 }
 
-let listening = false;
+let installed = false;
 /** Called when Back stepped off the sentinel; null while disarmed. */
 let onBack: (() => void) | null = null;
 /** The sentinel Back stepped off, while the question is open. */
@@ -76,12 +78,16 @@ function onPopState(e: PopStateEvent) {
   onBack();
 }
 
+/** Adds the popstate listener; call it before the app router mounts (it is idle until `arm`). */
+export function installBackGuard() {
+  if (installed || typeof window === "undefined") return;
+  window.addEventListener("popstate", onPopState, true);
+  installed = true;
+}
+
 /** Starts holding Back (the changes became unsaved). */
 export function arm(ask: () => void) {
-  if (!listening) {
-    window.addEventListener("popstate", onPopState, true);
-    listening = true;
-  }
+  installBackGuard();
   onBack = ask;
   held = null;
   // While the sentinel is being taken away, its popstate puts it back.
@@ -96,7 +102,9 @@ export function arm(ask: () => void) {
  */
 export function remark() {
   if (!onBack || held || popping || !lastSentinel) return;
-  if (!isSentinel(window.history.state) && window.history.state && (onSentinel() || pathOf(window.location.href) === pathOf(lastSentinel.url))) {
+  // Without the Navigation API, an unmarked entry on the sentinel's path is taken to be the sentinel.
+  const ours = sentinelKey !== undefined ? entryKey() === sentinelKey : pathOf(window.location.href) === pathOf(lastSentinel.url);
+  if (!isSentinel(window.history.state) && window.history.state && ours) {
     window.history.replaceState({ ...(window.history.state as object), [MARK]: true }, "", window.location.href);
   }
   if (isSentinel(window.history.state)) lastSentinel = current();
@@ -133,6 +141,7 @@ export function leave() {
   onBack = null;
   held = null;
   lastSentinel = null;
+  sentinelKey = undefined;
   if (!entry) return;
   // One Back landed on the editor's own entry: one more reaches the page before it.
   if (pathOf(window.location.href) === pathOf(entry.url)) window.history.back();
