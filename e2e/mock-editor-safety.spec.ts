@@ -123,7 +123,7 @@ test("leaving the editor with unsaved changes asks first", async ({ page }) => {
   expect((await stored(id)).response.statusCode).toBe(200);
 });
 
-test("Back with unsaved changes asks; Cancel keeps the edit, leaving goes to the page before; a save leaves no extra history entry", async ({ page }) => {
+test("Back with unsaved changes asks; Cancel keeps the edit, leaving goes to the page before", async ({ page }) => {
   const id = uniq("back");
   await createMock(api, ws.namespace, { id, http: { route: `/${uniq("b")}`, httpMethod: "GET" }, response: { statusCode: 200, payload: {} } });
   await loginViaUi(page, ws.owner);
@@ -158,7 +158,15 @@ test("Back with unsaved changes asks; Cancel keeps the edit, leaving goes to the
   await expect(page).toHaveURL(new RegExp(`/mocks\\?ns=${ws.namespace}`));
   await expect(list.getByRole("row").filter({ hasText: id })).toBeVisible();
   expect((await stored(id)).response.statusCode).toBe(200);
+});
 
+test("after a save, one Back reaches the page before the editor (no extra history entry is left)", async ({ page }) => {
+  const id = uniq("back-saved");
+  await createMock(api, ws.namespace, { id, http: { route: `/${uniq("bs")}`, httpMethod: "GET" }, response: { statusCode: 200, payload: {} } });
+  await loginViaUi(page, ws.owner);
+  await page.goto(`/mocks?ns=${ws.namespace}`);
+  const list = page.getByRole("table", { name: "Mocks" });
+  const ask = page.getByRole("alertdialog", { name: "Leave without saving?" });
   // Saved changes are not unsaved: Back leaves at once, straight to the list.
   await list.getByRole("link", { name: id }).click();
   await page.getByLabel("Response status code").fill("418");
