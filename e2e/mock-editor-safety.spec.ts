@@ -1,7 +1,8 @@
 // The mock editor never loses or replaces data silently: a taken id is asked
 // about, unparsable payload JSON blocks saving, leaving with unsaved changes
-// asks first, and the SSE form has one set of fields whose events keep the
-// mock's own event name. Outcomes are checked through the REST API.
+// (a link, a reload, the Back button) asks first, and the SSE form has one set
+// of fields whose events keep the mock's own event name. Outcomes are checked
+// through the REST API.
 import { type APIRequestContext, expect, test } from "@playwright/test";
 import { choose, createMock, fillCode, newWorkspace, patchMock, type Workspace } from "./support/mocks";
 import { screenshot } from "./support/session";
@@ -120,6 +121,74 @@ test("leaving the editor with unsaved changes asks first", async ({ page }) => {
   await page.getByRole("alertdialog").getByRole("button", { name: "Leave without saving" }).click();
   await expect(page).toHaveURL(/\/stores/);
   expect((await stored(id)).response.statusCode).toBe(200);
+});
+
+test("Back with unsaved changes asks; Cancel keeps the edit, leaving goes to the page before", async ({ page }) => {
+  const id = uniq("back");
+  await createMock(api, ws.namespace, { id, http: { route: `/${uniq("b")}`, httpMethod: "GET" }, response: { statusCode: 200, payload: {} } });
+  await loginViaUi(page, ws.owner);
+  await page.goto(`/mocks?ns=${ws.namespace}`);
+  const list = page.getByRole("table", { name: "Mocks" });
+  await list.getByRole("link", { name: id }).click();
+  await expect(page.getByRole("heading", { name: id, level: 1 })).toBeVisible();
+  await page.getByLabel("Response status code").fill("418");
+
+  await page.goBack();
+  const ask = page.getByRole("alertdialog", { name: "Leave without saving?" });
+  await expect(ask).toBeVisible();
+  await screenshot(page, "mock-unsaved-back");
+  await ask.getByRole("button", { name: "Cancel" }).click();
+  await expect(ask).toBeHidden();
+  await expect(page).toHaveURL(new RegExp(`/mocks/${id}\\?`));
+  await expect(page.getByLabel("Response status code")).toHaveValue("418");
+
+  // A tab change rewrites the current entry through the router; Back still asks, and Cancel keeps the tab.
+  await page.getByRole("tab", { name: "JSON" }).click();
+  await expect(page).toHaveURL(/tab=json/);
+  await page.goBack();
+  await expect(ask).toBeVisible();
+  await ask.getByRole("button", { name: "Cancel" }).click();
+  await expect(page).toHaveURL(/tab=json/);
+  await expect(page.getByRole("tab", { name: "JSON" })).toHaveAttribute("aria-selected", "true");
+  await page.getByRole("tab", { name: "Form" }).click();
+  await expect(page.getByLabel("Response status code")).toHaveValue("418");
+
+  await page.goBack();
+  await ask.getByRole("button", { name: "Leave without saving" }).click();
+  await expect(page).toHaveURL(new RegExp(`/mocks\\?ns=${ws.namespace}`));
+  await expect(list.getByRole("row").filter({ hasText: id })).toBeVisible();
+  expect((await stored(id)).response.statusCode).toBe(200);
+});
+
+test("after a save, one Back reaches the page before the editor (no extra history entry is left)", async ({ page }) => {
+  const id = uniq("back-saved");
+  await createMock(api, ws.namespace, { id, http: { route: `/${uniq("bs")}`, httpMethod: "GET" }, response: { statusCode: 200, payload: {} } });
+  await loginViaUi(page, ws.owner);
+  await page.goto(`/mocks?ns=${ws.namespace}`);
+  const list = page.getByRole("table", { name: "Mocks" });
+  const ask = page.getByRole("alertdialog", { name: "Leave without saving?" });
+  // Saved changes are not unsaved: Back leaves at once, straight to the list.
+  await list.getByRole("link", { name: id }).click();
+  await page.getByLabel("Response status code").fill("418");
+  await page.getByRole("button", { name: "Save mock" }).click();
+  await expect(page.getByText(`Mock “${id}” saved`)).toBeVisible();
+  await expect(page.getByRole("heading", { name: id, level: 1 })).toBeVisible();
+  expect((await stored(id)).response.statusCode).toBe(418);
+  await page.goBack();
+  await expect(page).toHaveURL(new RegExp(`/mocks\\?ns=${ws.namespace}`));
+  await expect(ask).toBeHidden();
+
+  // A new mock moves to its own address after saving; one Back still reaches the list.
+  const fresh = uniq("back-new");
+  await page.getByRole("link", { name: "New mock" }).first().click();
+  await page.getByLabel("Mock id").fill(fresh);
+  await page.getByLabel("Route", { exact: true }).fill(`/${uniq("bn")}`);
+  await page.getByRole("button", { name: "Save mock" }).click();
+  await expect(page.getByText(`Mock “${fresh}” created`)).toBeVisible();
+  await expect(page).toHaveURL(new RegExp(`/mocks/${fresh}\\?`));
+  await page.goBack();
+  await expect(page).toHaveURL(new RegExp(`/mocks\\?ns=${ws.namespace}`));
+  await expect(ask).toBeHidden();
 });
 
 test("the SSE form has one path and one event name; added events keep the mock's event name", async ({ page }) => {

@@ -3,13 +3,15 @@
 // empty → table ladder in every page: a skeleton while loading, the API
 // envelope's message on error, an empty state that teaches, then the rows
 // (@tanstack/react-table renders the columns). Rows can be searched in place,
-// opened with Enter and walked with the arrow keys, and expanded into details.
+// opened with Enter and walked with the arrow keys, expanded into details, and
+// selected with a checkbox column (Space toggles the focused row) for batch actions.
 import { type ColumnDef, type RowData, tableFeatures, useTable } from "@tanstack/react-table";
 import type { LucideIcon } from "lucide-react";
 import { Search } from "lucide-react";
 import { Fragment, useMemo, useRef, useState } from "react";
 import { cn } from "@/components/lib/cn";
 import { ApiErrorAlert } from "./api-error-alert";
+import { Checkbox } from "./checkbox";
 import { EmptyState } from "./empty-state";
 import { Input } from "./input";
 import { SkeletonRows } from "./skeleton";
@@ -25,6 +27,16 @@ export interface DataColumn<T extends RowData> {
   cell: (row: T) => React.ReactNode;
   className?: string;
   headClassName?: string;
+}
+
+/** Rows picked for a batch action; the page keeps the set (by `rowKey`) and clears it when its list changes. */
+export interface RowSelection<T> {
+  selected: ReadonlySet<string>;
+  onChange: (keys: string[], on: boolean) => void;
+  /** Accessible name of a row's checkbox ("Select orders-1"). */
+  label: (row: T) => string;
+  /** Accessible name of the header's checkbox, which (un)selects every shown row. */
+  allLabel: string;
 }
 
 export interface DataTableProps<T extends RowData> {
@@ -52,7 +64,11 @@ export interface DataTableProps<T extends RowData> {
   renderDetails?: (row: T) => React.ReactNode;
   expandedKey?: string | null;
   rowClassName?: (row: T) => string | undefined;
-  rowProps?: (row: T) => React.ComponentProps<"tr">;
+  rowProps?: (row: T) => React.ComponentProps<"tr"> & { [data: `data-${string}`]: string | undefined };
+  /** A leading checkbox column; selected rows are marked `data-state="selected"`. */
+  selection?: RowSelection<T>;
+  /** Classes of the <table> itself (`table-fixed` for columns with set widths). */
+  className?: string;
   footer?: React.ReactNode;
   skeletonRows?: number;
 }
@@ -74,6 +90,8 @@ export function DataTable<T extends RowData>({
   expandedKey,
   rowClassName,
   rowProps,
+  selection,
+  className,
   footer,
   skeletonRows = 4,
 }: DataTableProps<T>) {
@@ -81,9 +99,10 @@ export function DataTable<T extends RowData>({
   const rows = useRef<(HTMLTableRowElement | null)[]>([]);
   const needle = query.trim().toLowerCase();
   const shown = useMemo(() => (data && search && needle ? data.filter((row) => search.text(row).toLowerCase().includes(needle)) : (data ?? [])), [data, search, needle]);
+  const allColumns = useMemo(() => (selection ? [selectColumn(selection, shown, rowKey), ...columns] : columns), [selection, shown, rowKey, columns]);
   const defs = useMemo<ColumnDef<typeof features, T>[]>(
-    () => columns.map((c) => ({ id: c.id, header: () => c.header, cell: (ctx) => c.cell(ctx.row.original) })),
-    [columns],
+    () => allColumns.map((c) => ({ id: c.id, header: () => c.header, cell: (ctx) => c.cell(ctx.row.original) })),
+    [allColumns],
   );
   const table = useTable({ features, columns: defs, data: shown, getRowId: (row) => rowKey(row) });
 
@@ -95,6 +114,10 @@ export function DataTable<T extends RowData>({
     } else if (e.key === "Enter" && onOpen) {
       e.preventDefault();
       onOpen(row);
+    } else if (e.key === " " && selection) {
+      e.preventDefault();
+      const key = rowKey(row);
+      selection.onChange([key], !selection.selected.has(key));
     }
   }
 
@@ -128,12 +151,12 @@ export function DataTable<T extends RowData>({
     );
   else
     body = (
-      <Table aria-label={label}>
+      <Table aria-label={label} className={className}>
         <TableHeader>
           {table.getHeaderGroups().map((group) => (
             <TableRow key={group.id}>
               {group.headers.map((header, i) => {
-                const col = columns[i]!;
+                const col = allColumns[i]!;
                 return (
                   <TableHead key={header.id} className={col.headClassName}>
                     {col.srHeader ? <span className="sr-only">{col.srHeader}</span> : <table.FlexRender header={header} />}
@@ -155,6 +178,7 @@ export function DataTable<T extends RowData>({
                     rows.current[index] = el;
                   }}
                   tabIndex={0}
+                  data-state={selection?.selected.has(row.id) ? "selected" : extra["data-state"]}
                   onKeyDown={(e) => {
                     extra.onKeyDown?.(e);
                     onRowKey(e, index, original);
@@ -162,14 +186,14 @@ export function DataTable<T extends RowData>({
                   className={cn("outline-none focus-visible:bg-accent focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-inset", rowClassName?.(original), extra.className)}
                 >
                   {row.getAllCells().map((cell, i) => (
-                    <TableCell key={cell.id} className={columns[i]!.className}>
+                    <TableCell key={cell.id} className={allColumns[i]!.className}>
                       <table.FlexRender cell={cell} />
                     </TableCell>
                   ))}
                 </TableRow>
                 {renderDetails && expandedKey === row.id ? (
                   <TableRow className="hover:bg-transparent">
-                    <TableCell colSpan={columns.length}>{renderDetails(original)}</TableCell>
+                    <TableCell colSpan={allColumns.length}>{renderDetails(original)}</TableCell>
                   </TableRow>
                 ) : null}
               </Fragment>
@@ -186,4 +210,20 @@ export function DataTable<T extends RowData>({
       {footer}
     </div>
   );
+}
+
+/** The checkbox column of a table with `selection`: the header's box covers every shown row. */
+function selectColumn<T extends RowData>(selection: RowSelection<T>, shown: T[], rowKey: (row: T) => string): DataColumn<T> {
+  const keys = shown.map(rowKey);
+  const allOn = keys.length > 0 && keys.every((k) => selection.selected.has(k));
+  const someOn = keys.some((k) => selection.selected.has(k));
+  return {
+    id: "select",
+    header: <Checkbox aria-label={selection.allLabel} checked={allOn ? true : someOn ? "indeterminate" : false} onCheckedChange={(v) => selection.onChange(keys, v === true)} />,
+    headClassName: "w-10",
+    cell: (row) => {
+      const key = rowKey(row);
+      return <Checkbox aria-label={selection.label(row)} checked={selection.selected.has(key)} onCheckedChange={(v) => selection.onChange([key], v === true)} />;
+    },
+  };
 }

@@ -3,19 +3,16 @@ import { keepPreviousData, useMutation, useQuery } from "@tanstack/react-query";
 import { Boxes, Plus, Search, Sparkles, Trash2 } from "lucide-react";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { useEffect, useMemo, useRef, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { toast } from "sonner";
 import { useTRPC } from "@/app/_trpc/client";
 import { toastError } from "@/components/lib/toast-error";
 import { useDebounced } from "@/components/lib/use-debounced";
-import { ApiErrorAlert } from "@/components/ui/api-error-alert";
 import { Pager } from "@/components/ui/pager";
 import { Button } from "@/components/ui/button";
-import { EmptyState } from "@/components/ui/empty-state";
 import { Input } from "@/components/ui/input";
 import { PageHeader } from "@/components/ui/page-header";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
-import { SkeletonRows } from "@/components/ui/skeleton";
 import { Tabs, TabsList, TabsTrigger } from "@/components/ui/tabs";
 import { PROTOCOLS, type Protocol } from "@/server/contracts/mock";
 import { useNamespace } from "../../_components/namespace-context";
@@ -95,19 +92,12 @@ export function MocksPage() {
       return next;
     });
 
-  const emptyView = useMemo(() => {
-    if (bin) return <EmptyState icon={Trash2} title="The recycle bin is empty">Deleted mocks land here and can be restored, with their history.</EmptyState>;
-    if (filtered)
-      return (
-        <EmptyState icon={Search} title="No mock matches these filters">
-          Search looks in mock ids, routes and tags.
-        </EmptyState>
-      );
-    return (
-      <EmptyState
-        icon={Boxes}
-        title="No mocks in this namespace yet"
-        action={
+  const empty = bin
+    ? { icon: Trash2, title: "The recycle bin is empty", body: "Deleted mocks land here and can be restored, with their history." }
+    : {
+        icon: Boxes,
+        title: "No mocks in this namespace yet",
+        action: (
           <div className="flex flex-wrap justify-center gap-2">
             <Button pending={createExample.isPending} onClick={() => createExample.mutate({ namespace, mock: exampleMock() })}>
               <Sparkles aria-hidden /> Create an example mock
@@ -116,13 +106,14 @@ export function MocksPage() {
               <Link href={hrefWithNs("/mocks/new")}>New mock</Link>
             </Button>
           </div>
-        }
-      >
-        A mock answers requests to <code className="font-mono text-xs">/stubs/{namespace ?? "<namespace>"}/…</code> with the response you define. The example answers{" "}
-        <code className="font-mono text-xs">GET /users/:id</code> with generated data; open it to see how conditions and templates work.
-      </EmptyState>
-    );
-  }, [bin, filtered, namespace, createExample, hrefWithNs]);
+        ),
+        body: (
+          <>
+            A mock answers requests to <code className="font-mono text-xs">/stubs/{namespace ?? "<namespace>"}/…</code> with the response you define. The example answers{" "}
+            <code className="font-mono text-xs">GET /users/:id</code> with generated data; open it to see how conditions and templates work.
+          </>
+        ),
+      };
 
   return (
     <>
@@ -186,18 +177,19 @@ export function MocksPage() {
             </Select>
           </div>
           {selected.size ? <BatchActions ids={[...selected]} bin={bin} onDone={() => setSelected(new Set())} /> : null}
-          {list.isLoading || !namespace ? (
-            <SkeletonRows rows={5} label="Loading mocks" />
-          ) : list.error ? (
-            <ApiErrorAlert error={list.error} />
-          ) : mocks.length === 0 ? (
-            emptyView
-          ) : (
-            <>
-              <MockTable mocks={mocks} selected={selected} onSelect={select} hrefOf={hrefOf} onOpen={(id) => router.push(hrefOf(id))} />
-              <Pager offset={(page - 1) * PAGE_SIZE} shown={mocks.length} total={total} pageSize={PAGE_SIZE} onOffset={(o) => url.set({ page: String(o / PAGE_SIZE + 1) })} />
-            </>
-          )}
+          <MockTable
+            data={namespace ? list.data?.mocks : undefined}
+            isLoading={list.isLoading || !namespace}
+            error={list.error}
+            empty={empty}
+            filtered={filtered}
+            noMatch={{ title: "No mock matches these filters", body: "Search looks in mock ids, routes and tags." }}
+            footer={mocks.length ? <Pager offset={(page - 1) * PAGE_SIZE} shown={mocks.length} total={total} pageSize={PAGE_SIZE} onOffset={(o) => url.set({ page: String(o / PAGE_SIZE + 1) })} /> : null}
+            selected={selected}
+            onSelect={select}
+            hrefOf={hrefOf}
+            onOpen={(id) => router.push(hrefOf(id))}
+          />
         </section>
       </div>
     </>

@@ -1,4 +1,5 @@
 "use client";
+// Namespace settings: its members (owners manage them) and copying all its mocks elsewhere.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Copy, UserPlus, Users } from "lucide-react";
 import { useState } from "react";
@@ -12,19 +13,19 @@ import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
-import { EmptyState } from "@/components/ui/empty-state";
+import { DataTable, type DataColumn } from "@/components/ui/data-table";
 import { Field } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
 import { PageHeader } from "@/components/ui/page-header";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
-import { SkeletonRows } from "@/components/ui/skeleton";
-import { Table, TableActionsHead, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import type { MemberRoleSchema } from "@/server/contracts/common";
 import { CreateNamespaceDialog } from "../../admin/namespaces/_components/create-namespace-dialog";
 import { MemberRoleSelect } from "../../admin/namespaces/_components/member-role-select";
 import { useNamespace } from "../../_components/namespace-context";
+import type { RouterOutputs } from "../../mocks/_components/types";
 
 type Role = z.infer<typeof MemberRoleSchema>;
+type MemberRow = RouterOutputs["members"]["list"]["users"][number];
 
 /** The current namespace: who is in it (owners manage members and roles) and copying its mocks elsewhere. */
 export function NamespacePage() {
@@ -64,7 +65,47 @@ function Members() {
   const setRoleOf = useMutation(trpc.members.setRole.mutationOptions({ onSuccess: (m) => (toast.success(`${m.username} is now ${m.role}`), refresh()), onError: toastError }));
   const remove = useMutation(trpc.members.remove.mutationOptions({ onSuccess: () => (toast.success("Member removed"), setRemoving(null), refresh()), onError: toastError }));
   const canManage = list.data?.canManage ?? false;
-  const users = list.data?.users ?? [];
+  const columns: DataColumn<MemberRow>[] = [
+    {
+      id: "user",
+      header: "User",
+      cell: (u) => (
+        <>
+          <span className="font-medium">{u.username}</span> <span className="text-muted-foreground">{u.fullName}</span>
+          {u.disabled ? (
+            <Badge variant="destructive" className="ml-2">
+              disabled
+            </Badge>
+          ) : null}
+        </>
+      ),
+    },
+    {
+      id: "role",
+      header: "Role",
+      cell: (u) =>
+        canManage ? (
+          <MemberRoleSelect aria-label={`Role of ${u.username}`} className="w-32" value={u.role} onChange={(r) => setRoleOf.mutate({ namespace, userId: u.userId, role: r })} />
+        ) : (
+          <Badge variant="secondary">{u.role}</Badge>
+        ),
+    },
+    { id: "since", header: "Since", className: "text-muted-foreground", cell: (u) => formatDate(u.addedAt) },
+    {
+      id: "actions",
+      header: "",
+      srHeader: "Actions",
+      headClassName: "text-right",
+      cell: (u) =>
+        canManage ? (
+          <div className="flex justify-end">
+            <Button variant="outline" size="sm" className="text-destructive hover:text-destructive" aria-label={`Remove ${u.username}`} onClick={() => setRemoving(u)}>
+              Remove
+            </Button>
+          </div>
+        ) : null,
+    },
+  ];
   return (
     <Card>
       <CardHeader>
@@ -96,51 +137,16 @@ function Members() {
           </form>
         ) : null}
         {add.error ? <ApiErrorAlert error={add.error} /> : null}
-        {list.isLoading ? (
-          <SkeletonRows label="Loading members" />
-        ) : list.error ? (
-          <ApiErrorAlert error={list.error} />
-        ) : users.length === 0 ? (
-          <EmptyState icon={Users} title="No members">Add people by their username.</EmptyState>
-        ) : (
-          <Table aria-label="Members">
-            <TableHeader>
-              <TableRow>
-                <TableHead>User</TableHead>
-                <TableHead>Role</TableHead>
-                <TableHead>Since</TableHead>
-                <TableActionsHead />
-              </TableRow>
-            </TableHeader>
-            <TableBody>
-              {users.map((u) => (
-                <TableRow key={u.userId}>
-                  <TableCell>
-                    <span className="font-medium">{u.username}</span> <span className="text-muted-foreground">{u.fullName}</span>
-                    {u.disabled ? <Badge variant="destructive" className="ml-2">disabled</Badge> : null}
-                  </TableCell>
-                  <TableCell>
-                    {canManage ? (
-                      <MemberRoleSelect aria-label={`Role of ${u.username}`} className="w-32" value={u.role} onChange={(r) => setRoleOf.mutate({ namespace, userId: u.userId, role: r })} />
-                    ) : (
-                      <Badge variant="secondary">{u.role}</Badge>
-                    )}
-                  </TableCell>
-                  <TableCell className="text-muted-foreground">{formatDate(u.addedAt)}</TableCell>
-                  <TableCell>
-                    {canManage ? (
-                      <div className="flex justify-end">
-                        <Button variant="outline" size="sm" className="text-destructive hover:text-destructive" aria-label={`Remove ${u.username}`} onClick={() => setRemoving(u)}>
-                          Remove
-                        </Button>
-                      </div>
-                    ) : null}
-                  </TableCell>
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
-        )}
+        <DataTable
+          label="Members"
+          columns={columns}
+          data={namespace ? list.data?.users : undefined}
+          isLoading={list.isLoading || !namespace}
+          error={list.error}
+          rowKey={(u) => u.userId}
+          skeletonRows={3}
+          empty={{ icon: Users, title: "No members", body: "Add people by their username." }}
+        />
       </CardContent>
       <ConfirmDialog
         open={removing !== null}

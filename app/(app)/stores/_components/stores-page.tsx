@@ -1,4 +1,5 @@
 "use client";
+// The stores page: the global store or one chain's, its keys listed, set, edited and deleted.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Database, Pencil, Plus, Trash2 } from "lucide-react";
 import Link from "next/link";
@@ -9,17 +10,18 @@ import { toastError } from "@/components/lib/toast-error";
 import { ApiErrorAlert } from "@/components/ui/api-error-alert";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
-import { EmptyState } from "@/components/ui/empty-state";
+import { DataTable, type DataColumn } from "@/components/ui/data-table";
 import { Field } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
 import { PageHeader } from "@/components/ui/page-header";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
-import { SkeletonRows } from "@/components/ui/skeleton";
-import { Table, TableActionsCell, TableActionsHead, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { useNamespace } from "../../_components/namespace-context";
 import { useUrlParams } from "../../mocks/_components/use-url-params";
 
 const GLOBAL = "__global__";
+
+/** One key of a store and its value. */
+type Entry = [key: string, value: unknown];
 
 /** Text typed as a value: JSON when it parses (numbers, objects…), else the text. */
 function valueOf(text: string): unknown {
@@ -60,9 +62,28 @@ export function StoresPage() {
     }),
   );
   const remove = useMutation(trpc.stores.remove.mutationOptions({ onSuccess: () => (toast.success("Key deleted"), refresh()), onError: toastError }));
-  const entries = Object.entries(store.data?.store ?? {});
   const chainIds = [...new Set([...(chains.data?.chainIds ?? []), ...(chainId ? [chainId] : [])])];
   const storeName = chainId ? `chain “${chainId}”` : "the global store";
+  const columns: DataColumn<Entry>[] = [
+    { id: "key", header: "Key", className: "font-mono text-xs font-medium", cell: ([k]) => k },
+    { id: "value", header: "Value", className: "max-w-xl truncate font-mono text-xs", cell: ([, v]) => JSON.stringify(v) },
+    {
+      id: "actions",
+      header: "",
+      srHeader: "Actions",
+      headClassName: "text-right",
+      cell: ([k, v]) => (
+        <div className="flex justify-end gap-2">
+          <Button variant="outline" size="sm" aria-label={`Edit ${k}`} onClick={() => (setEditing(k), setKey(k), setValue(textOf(v)))}>
+            <Pencil aria-hidden /> Edit
+          </Button>
+          <Button variant="ghost" size="icon-sm" aria-label={`Delete ${k}`} onClick={() => remove.mutate({ namespace, chainId, key: k })}>
+            <Trash2 aria-hidden />
+          </Button>
+        </div>
+      ),
+    },
+  ];
 
   return (
     <>
@@ -147,41 +168,27 @@ export function StoresPage() {
             </div>
           </form>
           {set.error ? <ApiErrorAlert error={set.error} /> : null}
-          {store.isLoading || !namespace ? (
-            <SkeletonRows label="Loading the store" />
-          ) : store.error ? (
-            <ApiErrorAlert error={store.error} />
-          ) : entries.length === 0 ? (
-            <EmptyState icon={Database} title={`Nothing in ${storeName} yet`}>
-              Set a value above, or let a mock write one with <code className="font-mono text-xs">extract</code>, e.g. <code className="font-mono text-xs">{'{"gStore": {"lastOrder": "$.req.id"}}'}</code>.
-            </EmptyState>
-          ) : (
-            <Table aria-label={`Values in ${storeName}`}>
-              <TableHeader>
-                <TableRow>
-                  <TableHead>Key</TableHead>
-                  <TableHead>Value</TableHead>
-                  <TableActionsHead />
-                </TableRow>
-              </TableHeader>
-              <TableBody>
-                {entries.map(([k, v]) => (
-                  <TableRow key={k}>
-                    <TableCell className="font-mono text-xs font-medium">{k}</TableCell>
-                    <TableCell className="max-w-xl truncate font-mono text-xs">{JSON.stringify(v)}</TableCell>
-                    <TableActionsCell>
-                      <Button variant="outline" size="sm" aria-label={`Edit ${k}`} onClick={() => (setEditing(k), setKey(k), setValue(textOf(v)))}>
-                        <Pencil aria-hidden /> Edit
-                      </Button>
-                      <Button variant="ghost" size="icon-sm" aria-label={`Delete ${k}`} onClick={() => remove.mutate({ namespace, chainId, key: k })}>
-                        <Trash2 aria-hidden />
-                      </Button>
-                    </TableActionsCell>
-                  </TableRow>
-                ))}
-              </TableBody>
-            </Table>
-          )}
+          <DataTable
+            // Another store starts with an empty search.
+            key={which}
+            label={`Values in ${storeName}`}
+            columns={columns}
+            data={namespace && store.data ? Object.entries(store.data.store) : undefined}
+            isLoading={store.isLoading || !namespace}
+            error={store.error}
+            rowKey={([k]) => k}
+            search={{ label: "Search keys and values", placeholder: "Search keys and values…", text: ([k, v]) => `${k} ${JSON.stringify(v)}` }}
+            empty={{
+              icon: Database,
+              title: `Nothing in ${storeName} yet`,
+              body: (
+                <>
+                  Set a value above, or let a mock write one with <code className="font-mono text-xs">extract</code>, e.g. <code className="font-mono text-xs">{'{"gStore": {"lastOrder": "$.req.id"}}'}</code>.
+                </>
+              ),
+            }}
+            noMatch={{ title: "No key or value matches", body: "Try another part of the key or value." }}
+          />
         </CardContent>
       </Card>
     </>

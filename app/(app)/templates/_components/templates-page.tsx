@@ -1,4 +1,5 @@
 "use client";
+// Template files and temporary files of the namespace: upload, list, download, delete.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Download, FileCode2, FileUp, Trash2 } from "lucide-react";
 import { useRef, useState } from "react";
@@ -6,16 +7,17 @@ import { toast } from "sonner";
 import { useTRPC } from "@/app/_trpc/client";
 import { formatDateTime, formatRelative } from "@/components/lib/format";
 import { toastError } from "@/components/lib/toast-error";
-import { ApiErrorAlert } from "@/components/ui/api-error-alert";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
-import { EmptyState } from "@/components/ui/empty-state";
+import { DataTable, type DataColumn } from "@/components/ui/data-table";
 import { PageHeader } from "@/components/ui/page-header";
-import { SkeletonRows } from "@/components/ui/skeleton";
-import { Table, TableActionsCell, TableActionsHead, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { useNamespace } from "../../_components/namespace-context";
+import type { RouterOutputs } from "../../mocks/_components/types";
 import { fileToBase64, formatBytes, saveBase64 } from "./file-transfer";
+
+type TemplateRow = RouterOutputs["templates"]["list"]["templates"][number];
+type TempFileRow = RouterOutputs["tempFiles"]["list"]["files"][number];
 
 function UploadButton({ label, pending, onFile }: { label: string; pending: boolean; onFile: (f: File) => void }) {
   const input = useRef<HTMLInputElement>(null);
@@ -66,7 +68,28 @@ function TemplateFiles() {
       toastError(err);
     }
   };
-  const rows = list.data?.templates ?? [];
+  const columns: DataColumn<TemplateRow>[] = [
+    { id: "name", header: "Name", className: "font-mono text-xs font-medium", cell: (t) => t.fileName },
+    { id: "type", header: "Type", className: "text-muted-foreground", cell: (t) => t.contentType },
+    { id: "size", header: "Size", headClassName: "text-right", className: "text-right tabular-nums", cell: (t) => formatBytes(t.size) },
+    { id: "updated", header: "Updated", className: "text-muted-foreground", cell: (t) => formatDateTime(t.updatedAt) },
+    {
+      id: "actions",
+      header: "",
+      srHeader: "Actions",
+      headClassName: "text-right",
+      cell: (t) => (
+        <div className="flex justify-end gap-2">
+          <Button variant="outline" size="sm" aria-label={`Download ${t.fileName}`} onClick={() => void download(t.fileName)}>
+            <Download aria-hidden /> Download
+          </Button>
+          <Button variant="ghost" size="icon-sm" aria-label={`Delete ${t.fileName}`} onClick={() => setDeleting(t.fileName)}>
+            <Trash2 aria-hidden />
+          </Button>
+        </div>
+      ),
+    },
+  ];
   return (
     <Card>
       <CardHeader className="flex-row items-start justify-between gap-4">
@@ -79,45 +102,24 @@ function TemplateFiles() {
         <UploadButton label="Upload template" pending={upload.isPending} onFile={async (f) => upload.mutate({ namespace, fileName: f.name.replace(/[^A-Za-z0-9._-]/g, "_"), contentType: f.type || "application/octet-stream", contentBase64: await fileToBase64(f) })} />
       </CardHeader>
       <CardContent>
-        {list.isLoading || !namespace ? (
-          <SkeletonRows label="Loading templates" />
-        ) : list.error ? (
-          <ApiErrorAlert error={list.error} />
-        ) : rows.length === 0 ? (
-          <EmptyState icon={FileCode2} title="No template files yet">
-            Upload e.g. <code className="font-mono text-xs">order.json</code> containing <code className="font-mono text-xs">{'{"id": "$.req.id"}'}</code> and point a mock&apos;s template file at it.
-          </EmptyState>
-        ) : (
-          <Table aria-label="Template files">
-            <TableHeader>
-              <TableRow>
-                <TableHead>Name</TableHead>
-                <TableHead>Type</TableHead>
-                <TableHead className="text-right">Size</TableHead>
-                <TableHead>Updated</TableHead>
-                <TableActionsHead />
-              </TableRow>
-            </TableHeader>
-            <TableBody>
-              {rows.map((t) => (
-                <TableRow key={t.fileName}>
-                  <TableCell className="font-mono text-xs font-medium">{t.fileName}</TableCell>
-                  <TableCell className="text-muted-foreground">{t.contentType}</TableCell>
-                  <TableCell className="text-right tabular-nums">{formatBytes(t.size)}</TableCell>
-                  <TableCell className="text-muted-foreground">{formatDateTime(t.updatedAt)}</TableCell>
-                  <TableActionsCell>
-                    <Button variant="outline" size="sm" aria-label={`Download ${t.fileName}`} onClick={() => void download(t.fileName)}>
-                      <Download aria-hidden /> Download
-                    </Button>
-                    <Button variant="ghost" size="icon-sm" aria-label={`Delete ${t.fileName}`} onClick={() => setDeleting(t.fileName)}>
-                      <Trash2 aria-hidden />
-                    </Button>
-                  </TableActionsCell>
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
-        )}
+        <DataTable
+          label="Template files"
+          columns={columns}
+          data={namespace ? list.data?.templates : undefined}
+          isLoading={list.isLoading || !namespace}
+          error={list.error}
+          rowKey={(t) => t.fileName}
+          skeletonRows={3}
+          empty={{
+            icon: FileCode2,
+            title: "No template files yet",
+            body: (
+              <>
+                Upload e.g. <code className="font-mono text-xs">order.json</code> containing <code className="font-mono text-xs">{'{"id": "$.req.id"}'}</code> and point a mock&apos;s template file at it.
+              </>
+            ),
+          }}
+        />
       </CardContent>
       <ConfirmDialog
         open={deleting !== null}
@@ -147,7 +149,27 @@ function TempFiles() {
       toastError(err);
     }
   };
-  const rows = list.data?.files ?? [];
+  const columns: DataColumn<TempFileRow>[] = [
+    { id: "name", header: "Name", className: "font-mono text-xs font-medium", cell: (f) => f.fileName },
+    { id: "size", header: "Size", headClassName: "text-right", className: "text-right tabular-nums", cell: (f) => formatBytes(f.size) },
+    { id: "expires", header: "Expires", className: "text-muted-foreground", cell: (f) => formatRelative(f.expiresAt) },
+    {
+      id: "actions",
+      header: "",
+      srHeader: "Actions",
+      headClassName: "text-right",
+      cell: (f) => (
+        <div className="flex justify-end gap-2">
+          <Button variant="outline" size="sm" aria-label={`Download ${f.fileName}`} onClick={() => void download(f.id)}>
+            <Download aria-hidden /> Download
+          </Button>
+          <Button variant="ghost" size="icon-sm" aria-label={`Delete ${f.fileName}`} onClick={() => remove.mutate({ namespace, fileId: f.id })}>
+            <Trash2 aria-hidden />
+          </Button>
+        </div>
+      ),
+    },
+  ];
   return (
     <Card>
       <CardHeader className="flex-row items-start justify-between gap-4">
@@ -158,43 +180,24 @@ function TempFiles() {
         <UploadButton label="Upload temporary file" pending={upload.isPending} onFile={async (f) => upload.mutate({ namespace, fileName: f.name, contentType: f.type || "application/octet-stream", contentBase64: await fileToBase64(f) })} />
       </CardHeader>
       <CardContent>
-        {list.isLoading || !namespace ? (
-          <SkeletonRows label="Loading temporary files" />
-        ) : list.error ? (
-          <ApiErrorAlert error={list.error} />
-        ) : rows.length === 0 ? (
-          <EmptyState icon={FileUp} title="No temporary files">
-            Upload a file here (or with <code className="font-mono text-xs">POST /api/v1/temp-files</code>) to use it in an import within 30 minutes.
-          </EmptyState>
-        ) : (
-          <Table aria-label="Temporary files">
-            <TableHeader>
-              <TableRow>
-                <TableHead>Name</TableHead>
-                <TableHead className="text-right">Size</TableHead>
-                <TableHead>Expires</TableHead>
-                <TableActionsHead />
-              </TableRow>
-            </TableHeader>
-            <TableBody>
-              {rows.map((f) => (
-                <TableRow key={f.id}>
-                  <TableCell className="font-mono text-xs font-medium">{f.fileName}</TableCell>
-                  <TableCell className="text-right tabular-nums">{formatBytes(f.size)}</TableCell>
-                  <TableCell className="text-muted-foreground">{formatRelative(f.expiresAt)}</TableCell>
-                  <TableActionsCell>
-                    <Button variant="outline" size="sm" aria-label={`Download ${f.fileName}`} onClick={() => void download(f.id)}>
-                      <Download aria-hidden /> Download
-                    </Button>
-                    <Button variant="ghost" size="icon-sm" aria-label={`Delete ${f.fileName}`} onClick={() => remove.mutate({ namespace, fileId: f.id })}>
-                      <Trash2 aria-hidden />
-                    </Button>
-                  </TableActionsCell>
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
-        )}
+        <DataTable
+          label="Temporary files"
+          columns={columns}
+          data={namespace ? list.data?.files : undefined}
+          isLoading={list.isLoading || !namespace}
+          error={list.error}
+          rowKey={(f) => f.id}
+          skeletonRows={3}
+          empty={{
+            icon: FileUp,
+            title: "No temporary files",
+            body: (
+              <>
+                Upload a file here (or with <code className="font-mono text-xs">POST /api/v1/temp-files</code>) to use it in an import within 30 minutes.
+              </>
+            ),
+          }}
+        />
       </CardContent>
     </Card>
   );

@@ -1,19 +1,17 @@
 "use client";
+// Identity providers for administrators: add, edit (Enter on a row), enable or disable, delete.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Plus, ShieldCheck } from "lucide-react";
 import { useState } from "react";
 import { toast } from "sonner";
 import { useTRPC } from "@/app/_trpc/client";
 import { formatDate } from "@/components/lib/format";
-import { ApiErrorAlert } from "@/components/ui/api-error-alert";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent } from "@/components/ui/card";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
-import { EmptyState } from "@/components/ui/empty-state";
+import { DataTable, type DataColumn } from "@/components/ui/data-table";
 import { PageHeader } from "@/components/ui/page-header";
-import { SkeletonRows } from "@/components/ui/skeleton";
-import { Table, TableActionsCell, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import type { ProviderView } from "@/server/contracts/identity-providers";
 import { ProviderFormDialog } from "./provider-form-dialog";
 import { TYPE_LABEL } from "./provider-form-model";
@@ -45,7 +43,47 @@ export function ProvidersPage() {
       onError: toastError,
     }),
   );
-  const providers = list.data?.providers ?? [];
+  const columns: DataColumn<ProviderView>[] = [
+    {
+      id: "name",
+      header: "Name",
+      cell: (p) => (
+        <>
+          <span className="font-medium">{p.name}</span>
+          <code className="block font-mono text-xs text-muted-foreground">{p.slug}</code>
+        </>
+      ),
+    },
+    { id: "type", header: "Type", cell: (p) => <Badge variant="outline">{TYPE_LABEL[p.type]}</Badge> },
+    { id: "users", header: "New users", className: "text-sm", cell: (p) => (p.autoCreateUsers ? "Created at first sign-in" : "Must exist already") },
+    { id: "updated", header: "Updated", cell: (p) => formatDate(p.updatedAt) },
+    { id: "status", header: "Status", cell: (p) => (p.enabled ? <Badge variant="success">Enabled</Badge> : <Badge variant="secondary">Disabled</Badge>) },
+    {
+      id: "actions",
+      header: "",
+      srHeader: "Actions",
+      headClassName: "text-right",
+      cell: (p) => (
+        <div className="flex justify-end gap-2">
+          <Button variant="outline" size="sm" aria-label={`Edit ${p.name}`} onClick={() => setEditing(p)}>
+            Edit
+          </Button>
+          <Button
+            variant="outline"
+            size="sm"
+            aria-label={`${p.enabled ? "Disable" : "Enable"} ${p.name}`}
+            pending={toggle.isPending && toggle.variables?.id === p.id}
+            onClick={() => toggle.mutate({ id: p.id, patch: { enabled: !p.enabled } })}
+          >
+            {p.enabled ? "Disable" : "Enable"}
+          </Button>
+          <Button variant="outline" size="sm" className="text-destructive hover:text-destructive" aria-label={`Delete ${p.name}`} onClick={() => setDeleting(p)}>
+            Delete
+          </Button>
+        </div>
+      ),
+    },
+  ];
   const addButton = (
     <Button onClick={() => setEditing(null)}>
       <Plus aria-hidden /> Add provider
@@ -61,63 +99,21 @@ export function ProvidersPage() {
       />
       <Card>
         <CardContent className="pt-6">
-          {list.isLoading ? (
-            <SkeletonRows rows={3} label="Loading identity providers" />
-          ) : list.error ? (
-            <ApiErrorAlert error={list.error} />
-          ) : providers.length === 0 ? (
-            <EmptyState icon={ShieldCheck} title="No identity providers yet">
-              For now everyone signs in with a Polymock username and password. Add a provider to show a “Sign in with …” button or an LDAP tab on the login page.
-            </EmptyState>
-          ) : (
-            <Table aria-label="Identity providers">
-              <TableHeader>
-                <TableRow>
-                  <TableHead>Name</TableHead>
-                  <TableHead>Type</TableHead>
-                  <TableHead>New users</TableHead>
-                  <TableHead>Updated</TableHead>
-                  <TableHead>Status</TableHead>
-                  <TableHead>
-                    <span className="sr-only">Actions</span>
-                  </TableHead>
-                </TableRow>
-              </TableHeader>
-              <TableBody>
-                {providers.map((p) => (
-                  <TableRow key={p.id}>
-                    <TableCell>
-                      <span className="font-medium">{p.name}</span>
-                      <code className="block font-mono text-xs text-muted-foreground">{p.slug}</code>
-                    </TableCell>
-                    <TableCell>
-                      <Badge variant="outline">{TYPE_LABEL[p.type]}</Badge>
-                    </TableCell>
-                    <TableCell className="text-sm">{p.autoCreateUsers ? "Created at first sign-in" : "Must exist already"}</TableCell>
-                    <TableCell>{formatDate(p.updatedAt)}</TableCell>
-                    <TableCell>{p.enabled ? <Badge variant="success">Enabled</Badge> : <Badge variant="secondary">Disabled</Badge>}</TableCell>
-                    <TableActionsCell>
-                      <Button variant="outline" size="sm" aria-label={`Edit ${p.name}`} onClick={() => setEditing(p)}>
-                        Edit
-                      </Button>
-                      <Button
-                        variant="outline"
-                        size="sm"
-                        aria-label={`${p.enabled ? "Disable" : "Enable"} ${p.name}`}
-                        pending={toggle.isPending && toggle.variables?.id === p.id}
-                        onClick={() => toggle.mutate({ id: p.id, patch: { enabled: !p.enabled } })}
-                      >
-                        {p.enabled ? "Disable" : "Enable"}
-                      </Button>
-                      <Button variant="outline" size="sm" className="text-destructive hover:text-destructive" aria-label={`Delete ${p.name}`} onClick={() => setDeleting(p)}>
-                        Delete
-                      </Button>
-                    </TableActionsCell>
-                  </TableRow>
-                ))}
-              </TableBody>
-            </Table>
-          )}
+          <DataTable
+            label="Identity providers"
+            columns={columns}
+            data={list.data?.providers}
+            isLoading={list.isLoading}
+            error={list.error}
+            rowKey={(p) => p.id}
+            onOpen={setEditing}
+            skeletonRows={3}
+            empty={{
+              icon: ShieldCheck,
+              title: "No identity providers yet",
+              body: "For now everyone signs in with a Polymock username and password. Add a provider to show a “Sign in with …” button or an LDAP tab on the login page.",
+            }}
+          />
         </CardContent>
       </Card>
       <ProviderFormDialog provider={editing} onClose={() => setEditing(undefined)} />

@@ -1,4 +1,5 @@
 "use client";
+// The members of one namespace, for administrators: add by username, change roles, remove.
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { UserMinus, Users } from "lucide-react";
@@ -13,11 +14,9 @@ import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "@/components/ui/dialog";
-import { EmptyState } from "@/components/ui/empty-state";
+import { DataTable, type DataColumn } from "@/components/ui/data-table";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
-import { SkeletonRows } from "@/components/ui/skeleton";
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { AddMemberInput, type NamespaceMember } from "@/server/contracts/namespaces";
 import { MemberRoleSelect } from "./member-role-select";
 import { toastError } from "@/components/lib/toast-error";
@@ -80,6 +79,41 @@ function MembersPanel({ namespace }: { namespace: string }) {
     }),
   );
 
+  const columns: DataColumn<Member>[] = [
+    {
+      id: "user",
+      header: "User",
+      cell: (m) => (
+        <>
+          <span className="font-medium">{m.username}</span>
+          {m.disabled ? (
+            <Badge variant="destructive" className="ml-2">
+              Disabled
+            </Badge>
+          ) : null}
+          {m.fullName ? <span className="block text-xs text-muted-foreground">{m.fullName}</span> : null}
+        </>
+      ),
+    },
+    {
+      id: "role",
+      header: "Role",
+      headClassName: "w-40",
+      cell: (m) => <MemberRoleSelect aria-label={`Role of ${m.username}`} value={m.role} disabled={setRole.isPending} onChange={(role) => setRole.mutate({ namespace, user_id: m.userId, role })} />,
+    },
+    {
+      id: "actions",
+      header: "",
+      srHeader: "Actions",
+      className: "text-right",
+      cell: (m) => (
+        <Button variant="ghost" size="sm" className="text-destructive hover:text-destructive" aria-label={`Remove ${m.username}`} onClick={() => setRemoving(m)}>
+          <UserMinus aria-hidden /> Remove
+        </Button>
+      ),
+    },
+  ];
+
   return (
     <div className="flex flex-col gap-5">
       <form
@@ -110,55 +144,16 @@ function MembersPanel({ namespace }: { namespace: string }) {
         {form.formState.errors.username ? <p className="text-xs font-medium text-destructive">{form.formState.errors.username.message}</p> : null}
         <ApiErrorAlert error={add.error} />
       </form>
-      {members.isLoading ? (
-        <SkeletonRows label="Loading members" />
-      ) : members.error ? (
-        <ApiErrorAlert error={members.error} />
-      ) : !members.data?.users.length ? (
-        <EmptyState icon={Users} title="No members">
-          Add someone by username above. A namespace needs at least one owner.
-        </EmptyState>
-      ) : (
-        <Table aria-label={`Members of ${namespace}`}>
-          <TableHeader>
-            <TableRow>
-              <TableHead>User</TableHead>
-              <TableHead className="w-40">Role</TableHead>
-              <TableHead>
-                <span className="sr-only">Actions</span>
-              </TableHead>
-            </TableRow>
-          </TableHeader>
-          <TableBody>
-            {members.data.users.map((m) => (
-              <TableRow key={m.userId}>
-                <TableCell>
-                  <span className="font-medium">{m.username}</span>
-                  {m.disabled ? (
-                    <Badge variant="destructive" className="ml-2">
-                      Disabled
-                    </Badge>
-                  ) : null}
-                  {m.fullName ? <span className="block text-xs text-muted-foreground">{m.fullName}</span> : null}
-                </TableCell>
-                <TableCell>
-                  <MemberRoleSelect
-                    aria-label={`Role of ${m.username}`}
-                    value={m.role}
-                    disabled={setRole.isPending}
-                    onChange={(role) => setRole.mutate({ namespace, user_id: m.userId, role })}
-                  />
-                </TableCell>
-                <TableCell className="text-right">
-                  <Button variant="ghost" size="sm" className="text-destructive hover:text-destructive" aria-label={`Remove ${m.username}`} onClick={() => setRemoving(m)}>
-                    <UserMinus aria-hidden /> Remove
-                  </Button>
-                </TableCell>
-              </TableRow>
-            ))}
-          </TableBody>
-        </Table>
-      )}
+      <DataTable
+        label={`Members of ${namespace}`}
+        columns={columns}
+        data={members.data?.users}
+        isLoading={members.isLoading}
+        error={members.error}
+        rowKey={(m) => m.userId}
+        skeletonRows={3}
+        empty={{ icon: Users, title: "No members", body: "Add someone by username above. A namespace needs at least one owner." }}
+      />
       <ConfirmDialog
         open={removing !== null}
         onOpenChange={(o) => (o ? undefined : setRemoving(null))}

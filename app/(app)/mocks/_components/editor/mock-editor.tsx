@@ -75,6 +75,8 @@ export function MockEditor({ mockId, initial, deleted = false, version, fromUnde
   const initialJson = useMemo(() => stableJson(initial), [initial]);
   const dirty = !saved && (jsonProblem !== null || Object.keys(formProblems.problems).length > 0 || stableJson(draft) !== initialJson);
   const guard = useUnsavedGuard(dirty);
+  /** The editor moving on by itself: the unsaved-changes guard's history entry goes first. */
+  const moveTo = (path: string, how: "push" | "replace" = "push") => void guard.release().then(() => router[how](hrefWithNs(path)));
 
   const afterSave = (r: { overwritten: boolean; mock: { id: string } }) => {
     setConflict(null);
@@ -85,7 +87,7 @@ export function MockEditor({ mockId, initial, deleted = false, version, fromUnde
     void queryClient.invalidateQueries({ queryKey: trpc.folders.pathKey() });
     void queryClient.invalidateQueries({ queryKey: trpc.undefinedRequests.pathKey() });
     toast.success(isNew && !r.overwritten ? `Mock “${r.mock.id}” created` : `Mock “${r.mock.id}” saved`);
-    if (isNew || r.mock.id !== mockId) router.replace(hrefWithNs(`/mocks/${encodeURIComponent(r.mock.id)}`));
+    if (isNew || r.mock.id !== mockId) moveTo(`/mocks/${encodeURIComponent(r.mock.id)}`, "replace");
   };
   const onSaveError = (err: unknown) => {
     const extra = extraOf(err);
@@ -106,7 +108,7 @@ export function MockEditor({ mockId, initial, deleted = false, version, fromUnde
       onSuccess: () => {
         toast.success("Deleted permanently");
         invalidateAll();
-        router.push(hrefWithNs("/mocks?view=bin"));
+        moveTo("/mocks?view=bin");
       },
       onError: toastError,
     }),
@@ -304,7 +306,7 @@ export function MockEditor({ mockId, initial, deleted = false, version, fromUnde
         pending={saving}
         onOverwrite={() => void submit("overwrite")}
         onPickAnother={() => setTaken(null)}
-        onOpenExisting={() => taken && router.push(hrefWithNs(`/mocks/${encodeURIComponent(taken.id)}`))}
+        onOpenExisting={() => taken && moveTo(`/mocks/${encodeURIComponent(taken.id)}`)}
       />
       <ConfirmDialog
         open={guard.target !== null}
@@ -320,7 +322,7 @@ export function MockEditor({ mockId, initial, deleted = false, version, fromUnde
         onClose={() => setConflict(null)}
         onOverwrite={() => void submit("overwrite")}
         onCreateNew={() => void submit("create_new")}
-        onOpenExisting={() => conflict && router.push(hrefWithNs(`/mocks/${encodeURIComponent(conflict.existing.id)}`))}
+        onOpenExisting={() => conflict && moveTo(`/mocks/${encodeURIComponent(conflict.existing.id)}`)}
       />
       <ConfirmDialog
         open={confirm === "delete"}

@@ -1,20 +1,18 @@
 "use client";
+// The caller's own API tokens: create (the secret is shown once), rename, revoke.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { KeyRound } from "lucide-react";
 import { useState } from "react";
 import { toast } from "sonner";
 import { useTRPC } from "@/app/_trpc/client";
 import { formatDate, formatRelative } from "@/components/lib/format";
-import { ApiErrorAlert } from "@/components/ui/api-error-alert";
-import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
-import { EmptyState } from "@/components/ui/empty-state";
-import { SkeletonRows } from "@/components/ui/skeleton";
-import { Table, TableActionsCell, TableActionsHead, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { DataTable, type DataColumn } from "@/components/ui/data-table";
 import type { TokenView } from "@/server/contracts/auth";
 import { CreateTokenDialog } from "./create-token-dialog";
+import { PermissionBadges } from "./permission-badges";
 import { RenameTokenDialog } from "./rename-token-dialog";
 import { SecretDialog } from "./secret-dialog";
 import { StatusBadge } from "./status-badge";
@@ -37,7 +35,32 @@ export function ApiTokensSection() {
       onError: toastError,
     }),
   );
-  const tokens = list.data?.tokens ?? [];
+  const columns: DataColumn<TokenView>[] = [
+    { id: "name", header: "Name", className: "font-medium", cell: (t) => t.name },
+    { id: "token", header: "Token", cell: (t) => <code className="font-mono text-xs text-muted-foreground">{t.prefix}…</code> },
+    { id: "permissions", header: "Permissions", cell: (t) => <PermissionBadges permissions={t.permissions} /> },
+    { id: "namespace", header: "Namespace", cell: (t) => t.namespace ?? <span className="text-muted-foreground">All</span> },
+    { id: "expires", header: "Expires", cell: (t) => (t.expiresAt ? <span title={t.expiresAt}>{formatDate(t.expiresAt)}</span> : <span className="text-muted-foreground">Never</span>) },
+    { id: "used", header: "Last used", cell: (t) => formatRelative(t.lastUsedAt, "Never") },
+    { id: "status", header: "Status", cell: (t) => <StatusBadge status={t.status} /> },
+    {
+      id: "actions",
+      header: "",
+      srHeader: "Actions",
+      headClassName: "text-right",
+      cell: (t) =>
+        t.status !== "revoked" ? (
+          <div className="flex justify-end gap-2">
+            <Button variant="outline" size="sm" aria-label={`Rename ${t.name}`} onClick={() => setRenaming(t)}>
+              Rename
+            </Button>
+            <Button variant="outline" size="sm" className="text-destructive hover:text-destructive" aria-label={`Revoke ${t.name}`} onClick={() => setRevoking(t)}>
+              Revoke
+            </Button>
+          </div>
+        ) : null,
+    },
+  ];
 
   return (
     <Card>
@@ -49,67 +72,17 @@ export function ApiTokensSection() {
         <CreateTokenDialog onCreated={setSecret} />
       </CardHeader>
       <CardContent>
-        {list.isLoading ? (
-          <SkeletonRows label="Loading tokens" />
-        ) : list.error ? (
-          <ApiErrorAlert error={list.error} />
-        ) : tokens.length === 0 ? (
-          <EmptyState icon={KeyRound} title="No API tokens yet">
-            Create a token for each script or pipeline that calls Polymock, so you can revoke one without breaking the others.
-          </EmptyState>
-        ) : (
-          <Table aria-label="API tokens">
-            <TableHeader>
-              <TableRow>
-                <TableHead>Name</TableHead>
-                <TableHead>Token</TableHead>
-                <TableHead>Permissions</TableHead>
-                <TableHead>Namespace</TableHead>
-                <TableHead>Expires</TableHead>
-                <TableHead>Last used</TableHead>
-                <TableHead>Status</TableHead>
-                <TableActionsHead />
-              </TableRow>
-            </TableHeader>
-            <TableBody>
-              {tokens.map((t) => (
-                <TableRow key={t.id}>
-                  <TableCell className="font-medium">{t.name}</TableCell>
-                  <TableCell>
-                    <code className="font-mono text-xs text-muted-foreground">{t.prefix}…</code>
-                  </TableCell>
-                  <TableCell>
-                    <div className="flex flex-wrap gap-1">
-                      {t.permissions.map((p) => (
-                        <Badge key={p} variant="secondary">
-                          {p}
-                        </Badge>
-                      ))}
-                    </div>
-                  </TableCell>
-                  <TableCell>{t.namespace ?? <span className="text-muted-foreground">All</span>}</TableCell>
-                  <TableCell title={t.expiresAt ?? undefined}>{t.expiresAt ? formatDate(t.expiresAt) : <span className="text-muted-foreground">Never</span>}</TableCell>
-                  <TableCell>{formatRelative(t.lastUsedAt, "Never")}</TableCell>
-                  <TableCell>
-                    <StatusBadge status={t.status} />
-                  </TableCell>
-                  <TableActionsCell>
-                    {t.status !== "revoked" ? (
-                      <>
-                        <Button variant="outline" size="sm" aria-label={`Rename ${t.name}`} onClick={() => setRenaming(t)}>
-                          Rename
-                        </Button>
-                        <Button variant="outline" size="sm" className="text-destructive hover:text-destructive" aria-label={`Revoke ${t.name}`} onClick={() => setRevoking(t)}>
-                          Revoke
-                        </Button>
-                      </>
-                    ) : null}
-                  </TableActionsCell>
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
-        )}
+        <DataTable
+          label="API tokens"
+          columns={columns}
+          data={list.data?.tokens}
+          isLoading={list.isLoading}
+          error={list.error}
+          rowKey={(t) => t.id}
+          rowClassName={(t) => (t.status === "revoked" ? "text-muted-foreground" : undefined)}
+          skeletonRows={3}
+          empty={{ icon: KeyRound, title: "No API tokens yet", body: "Create a token for each script or pipeline that calls Polymock, so you can revoke one without breaking the others." }}
+        />
       </CardContent>
       <SecretDialog secret={secret} title="Your new API token" description="Use it in the X-API-Key header or as a Bearer token." onClose={() => setSecret(null)} />
       <RenameTokenDialog token={renaming} onClose={() => setRenaming(null)} />

@@ -1,4 +1,5 @@
 "use client";
+// Delegated credentials (runners, integrations) the caller owns or oversees: create, rotate, revoke.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Workflow } from "lucide-react";
 import { useState } from "react";
@@ -6,16 +7,13 @@ import { toast } from "sonner";
 import type { z } from "zod";
 import { useTRPC } from "@/app/_trpc/client";
 import { formatDate, formatRelative } from "@/components/lib/format";
-import { ApiErrorAlert } from "@/components/ui/api-error-alert";
-import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
-import { EmptyState } from "@/components/ui/empty-state";
-import { SkeletonRows } from "@/components/ui/skeleton";
-import { Table, TableActionsCell, TableActionsHead, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { DataTable, type DataColumn } from "@/components/ui/data-table";
 import type { DelegatedView } from "@/server/contracts/auth";
 import { CreateDelegatedDialog } from "./create-delegated-dialog";
+import { PermissionBadges } from "./permission-badges";
 import { SecretDialog } from "./secret-dialog";
 import { StatusBadge } from "./status-badge";
 import { toastError } from "@/components/lib/toast-error";
@@ -51,7 +49,50 @@ export function DelegatedSection() {
       onError: toastError,
     }),
   );
-  const credentials = list.data?.credentials ?? [];
+  const columns: DataColumn<Delegated>[] = [
+    {
+      id: "name",
+      header: "Name",
+      className: "font-medium",
+      cell: (c) => (
+        <>
+          {c.name}
+          <code className="mt-0.5 block font-mono text-xs font-normal text-muted-foreground">{c.prefix}…</code>
+        </>
+      ),
+    },
+    { id: "namespace", header: "Namespace", cell: (c) => c.namespace },
+    { id: "owner", header: "Owner", cell: (c) => c.owner.username },
+    { id: "permissions", header: "Permissions", cell: (c) => <PermissionBadges permissions={c.permissions} /> },
+    {
+      id: "expires",
+      header: "Credential expires",
+      cell: (c) => (
+        <span title={c.credentialExpiresAt}>
+          {formatDate(c.credentialExpiresAt)}
+          <span className="block text-xs text-muted-foreground">{formatRelative(c.credentialExpiresAt)}</span>
+        </span>
+      ),
+    },
+    { id: "status", header: "Status", cell: (c) => <StatusBadge status={c.status} /> },
+    {
+      id: "actions",
+      header: "",
+      srHeader: "Actions",
+      headClassName: "text-right",
+      cell: (c) =>
+        c.status !== "revoked" ? (
+          <div className="flex justify-end gap-2">
+            <Button variant="outline" size="sm" aria-label={`Rotate ${c.name}`} onClick={() => setRotating(c)}>
+              Rotate
+            </Button>
+            <Button variant="outline" size="sm" className="text-destructive hover:text-destructive" aria-label={`Revoke ${c.name}`} onClick={() => setRevoking(c)}>
+              Revoke
+            </Button>
+          </div>
+        ) : null,
+    },
+  ];
 
   return (
     <Card>
@@ -63,69 +104,21 @@ export function DelegatedSection() {
         <CreateDelegatedDialog onCreated={setSecret} />
       </CardHeader>
       <CardContent>
-        {list.isLoading ? (
-          <SkeletonRows label="Loading delegated credentials" />
-        ) : list.error ? (
-          <ApiErrorAlert error={list.error} />
-        ) : credentials.length === 0 ? (
-          <EmptyState icon={Workflow} title="No delegated credentials">
-            Give a load runner or CI integration its own credential, frozen to one namespace. It expires after 90 days unless rotated.
-          </EmptyState>
-        ) : (
-          <Table aria-label="Delegated credentials">
-            <TableHeader>
-              <TableRow>
-                <TableHead>Name</TableHead>
-                <TableHead>Namespace</TableHead>
-                <TableHead>Owner</TableHead>
-                <TableHead>Permissions</TableHead>
-                <TableHead>Credential expires</TableHead>
-                <TableHead>Status</TableHead>
-                <TableActionsHead />
-              </TableRow>
-            </TableHeader>
-            <TableBody>
-              {credentials.map((c) => (
-                <TableRow key={c.id}>
-                  <TableCell className="font-medium">
-                    {c.name}
-                    <code className="mt-0.5 block font-mono text-xs font-normal text-muted-foreground">{c.prefix}…</code>
-                  </TableCell>
-                  <TableCell>{c.namespace}</TableCell>
-                  <TableCell>{c.owner.username}</TableCell>
-                  <TableCell>
-                    <div className="flex flex-wrap gap-1">
-                      {c.permissions.map((p) => (
-                        <Badge key={p} variant="secondary">
-                          {p}
-                        </Badge>
-                      ))}
-                    </div>
-                  </TableCell>
-                  <TableCell title={c.credentialExpiresAt}>
-                    {formatDate(c.credentialExpiresAt)}
-                    <span className="block text-xs text-muted-foreground">{formatRelative(c.credentialExpiresAt)}</span>
-                  </TableCell>
-                  <TableCell>
-                    <StatusBadge status={c.status} />
-                  </TableCell>
-                  <TableActionsCell>
-                    {c.status !== "revoked" ? (
-                      <>
-                        <Button variant="outline" size="sm" aria-label={`Rotate ${c.name}`} onClick={() => setRotating(c)}>
-                          Rotate
-                        </Button>
-                        <Button variant="outline" size="sm" className="text-destructive hover:text-destructive" aria-label={`Revoke ${c.name}`} onClick={() => setRevoking(c)}>
-                          Revoke
-                        </Button>
-                      </>
-                    ) : null}
-                  </TableActionsCell>
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
-        )}
+        <DataTable
+          label="Delegated credentials"
+          columns={columns}
+          data={list.data?.credentials}
+          isLoading={list.isLoading}
+          error={list.error}
+          rowKey={(c) => c.id}
+          rowClassName={(c) => (c.status === "revoked" ? "text-muted-foreground" : undefined)}
+          skeletonRows={3}
+          empty={{
+            icon: Workflow,
+            title: "No delegated credentials",
+            body: "Give a load runner or CI integration its own credential, frozen to one namespace. It expires after 90 days unless rotated.",
+          }}
+        />
       </CardContent>
       <SecretDialog
         secret={secret}
