@@ -5,6 +5,7 @@ import { dashboardRouter } from "./routers/dashboard";
 import { authRouter } from "./routers/auth";
 import { emailRouter } from "./routers/email";
 import { tempFilesRouter, templatesRouter } from "./routers/files";
+import { grpcProtosRouter } from "./routers/grpc-protos";
 import { identityProvidersRouter } from "./routers/identity-providers";
 import { membersRouter } from "./routers/members";
 import { foldersRouter, tagsRouter } from "./routers/mock-organisation";
@@ -38,6 +39,7 @@ export const appRouter = createTRPCRouter({
   members: membersRouter,
   dashboard: dashboardRouter,
   protocolServers: protocolServersRouter,
+  grpcProtos: grpcProtosRouter,
 });
 
 export type AppRouter = typeof appRouter;
