@@ -58,6 +58,8 @@ const PAGES = [
   "/logs",
   "/stores",
   "/templates",
+  "/protocol-servers",
+  "/grpc",
   "/namespaces",
   "/settings/profile",
   "/settings/tokens",

@@ -1,4 +1,4 @@
-import { Activity, Boxes, Database, FileCode2, FileQuestion, KeyRound, LayoutDashboard, type LucideIcon, Mail, Network, ScrollText, Settings2, ShieldCheck, UserRound, Users } from "lucide-react";
+import { Activity, Boxes, Braces, Database, FileCode2, FileQuestion, KeyRound, LayoutDashboard, type LucideIcon, Mail, Network, ScrollText, Server, Settings2, ShieldCheck, UserRound, Users } from "lucide-react";
 
 export interface NavItem {
   href: string;
@@ -22,6 +22,8 @@ export const NAV: NavGroup[] = [
       { href: "/logs", label: "Request log", icon: Activity },
       { href: "/stores", label: "Stores", icon: Database },
       { href: "/templates", label: "Templates & files", icon: FileCode2 },
+      { href: "/protocol-servers", label: "Protocol servers", icon: Server },
+      { href: "/grpc", label: "gRPC protos", icon: Braces },
       { href: "/namespaces", label: "Namespace settings", icon: Settings2 },
     ],
   },
