@@ -24,6 +24,8 @@ export async function freePort(): Promise<number> {
 export interface RunningServer {
   baseUrl: string;
   databaseUrl: string;
+  /** The protocol runner's gRPC listener. */
+  grpcPort: number;
   stop(): Promise<void>;
 }
 
@@ -75,6 +77,7 @@ export async function startServer(extraEnv: Record<string, string> = {}): Promis
   return {
     baseUrl,
     databaseUrl: database.url,
+    grpcPort,
     async stop() {
       if (child.exitCode === null && child.pid) {
         process.kill(-child.pid, "SIGTERM");
