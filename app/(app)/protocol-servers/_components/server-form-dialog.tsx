@@ -165,10 +165,11 @@ function ServerForm({ server, onClose }: { server: ProtocolServerView | null; on
       {protocol !== "tcp" && protocol !== "udp" ? (
         <fieldset className="flex flex-col gap-3 rounded-lg border p-4">
           <legend className="px-1 text-sm font-medium">Credentials</legend>
-          <div className="flex items-center gap-2 text-sm text-muted-foreground">
-            Stored credentials:{" "}
-            {server?.hasCredentials && !clearCredentials ? <Badge variant="success">set</Badge> : <Badge variant="secondary">not set</Badge>}
-            <span>They are stored encrypted and never shown again; type new ones to replace them.</span>
+          <div className="flex flex-col gap-1">
+            <p className="flex items-center gap-2 text-sm">
+              Stored credentials: {server?.hasCredentials && !clearCredentials ? <Badge variant="success">set</Badge> : <Badge variant="secondary">not set</Badge>}
+            </p>
+            <p className="text-xs text-muted-foreground">Stored encrypted and never shown again; type new ones to replace them.</p>
           </div>
           <div className="grid gap-5 sm:grid-cols-2">
             <Field label="Username" htmlFor="server-username" error={errors.credentials?.username?.message}>

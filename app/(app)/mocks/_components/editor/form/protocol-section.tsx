@@ -82,7 +82,7 @@ export function ProtocolSection({ draft, set }: DraftProps) {
             <SelectContent>
               {PROTOCOLS.map((p) => (
                 <SelectItem key={p} value={p}>
-                  {p === "socket" ? "Socket: WebSocket, TCP, UDP" : PROTOCOL_LABELS[p]}
+                  {p === "socket" ? "WebSocket/TCP/UDP" : PROTOCOL_LABELS[p]}
                 </SelectItem>
               ))}
             </SelectContent>
