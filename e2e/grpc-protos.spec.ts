@@ -84,6 +84,35 @@ test("upload .proto files (a parse error names line and column), list services a
   await expect(page.getByText("No .proto files yet")).toBeVisible();
 });
 
+test("several files that import each other go up together; the imported one cannot be deleted first", async ({ page }) => {
+  await loginViaUi(page, ws.owner);
+  await page.goto(`/grpc?ns=${ws.namespace}`);
+  const types = `syntax = "proto3";\npackage ${pkg}.multi;\nmessage Item { string sku = 1; }\n`;
+  const shop = `syntax = "proto3";\npackage ${pkg}.multi;\nimport "multi/types.proto";\nservice Shop { rpc Get (Item) returns (Item); rpc Feed (stream Item) returns (stream Item); }\n`;
+  await page.getByLabel("Choose .proto files").setInputFiles([
+    { name: "types.proto", mimeType: "text/plain", buffer: Buffer.from(types) },
+    { name: "shop.proto", mimeType: "text/plain", buffer: Buffer.from(shop) },
+  ]);
+  // The names are the import paths: shop.proto imports "multi/types.proto".
+  await page.getByLabel("Name of file 1").fill("multi/types.proto");
+  await page.getByLabel("Name of file 2").fill("multi/shop.proto");
+  await page.getByRole("button", { name: "Upload 2 files" }).click();
+  const table = page.getByRole("table", { name: "Uploaded .proto files" });
+  const methods = table.getByRole("list", { name: `Methods of ${pkg}.multi.Shop` });
+  await expect(methods).toContainText("bidi");
+  await expect(methods).toContainText(`(${pkg}.multi.Item) → ${pkg}.multi.Item`);
+
+  await page.getByRole("button", { name: "Delete multi/types.proto" }).click();
+  await page.getByRole("alertdialog").getByRole("button", { name: "Delete file" }).click();
+  await expect(page.getByText("'multi/types.proto' is imported by 'multi/shop.proto'")).toBeVisible();
+  await expect(table).toContainText("multi/types.proto");
+  for (const name of ["multi/shop.proto", "multi/types.proto"]) {
+    await page.getByRole("button", { name: `Delete ${name}` }).click();
+    await page.getByRole("alertdialog").getByRole("button", { name: "Delete file" }).click();
+    await expect(table.getByText(name, { exact: true })).toHaveCount(0);
+  }
+});
+
 test("a gRPC mock made with the pickers and the skeleton answers a grpc-js client", async ({ page }) => {
   test.slow();
   await loginViaUi(page, ws.owner);
