@@ -59,6 +59,8 @@ const PAGES = [
   "/mail",
   "/stores",
   "/templates",
+  "/protocol-servers",
+  "/grpc",
   "/namespaces",
   "/settings/profile",
   "/settings/tokens",

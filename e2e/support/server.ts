@@ -26,6 +26,8 @@ export interface RunningServer {
   /** The launcher's pid (its children: the web process and the protocol-runner). */
   pid: number;
   databaseUrl: string;
+  /** The protocol runner's gRPC listener. */
+  grpcPort: number;
   stop(): Promise<void>;
 }
 
@@ -78,6 +80,7 @@ export async function startServer(extraEnv: Record<string, string> = {}): Promis
     baseUrl,
     pid: child.pid!,
     databaseUrl: database.url,
+    grpcPort,
     async stop() {
       if (child.exitCode === null && child.pid) {
         process.kill(-child.pid, "SIGTERM");

@@ -5,6 +5,7 @@ import { dashboardRouter } from "./routers/dashboard";
 import { authRouter } from "./routers/auth";
 import { emailRouter } from "./routers/email";
 import { tempFilesRouter, templatesRouter } from "./routers/files";
+import { grpcProtosRouter } from "./routers/grpc-protos";
 import { identityProvidersRouter } from "./routers/identity-providers";
 import { membersRouter } from "./routers/members";
 import { foldersRouter, tagsRouter } from "./routers/mock-organisation";
@@ -40,6 +41,7 @@ export const appRouter = createTRPCRouter({
   dashboard: dashboardRouter,
   protocolServers: protocolServersRouter,
   smtpMailbox: smtpMailboxRouter,
+  grpcProtos: grpcProtosRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -4,6 +4,7 @@
 import { z } from "zod";
 import { IdParams, NamespaceName, OkResponse, Timestamp } from "./common";
 import { endpoint } from "./endpoint";
+import { GrpcMethodType } from "./mock";
 
 /** Text of one .proto file; the whole upload is bounded by the body limit too. */
 export const PROTO_MAX_CHARS = 1024 * 1024;
@@ -60,6 +61,20 @@ export type GrpcProtoView = z.infer<typeof GrpcProtoView>;
 
 export const GrpcProtoList = z.object({ namespace: z.string(), protos: z.array(GrpcProtoSummary), count: z.number().int() });
 export type GrpcProtoList = z.infer<typeof GrpcProtoList>;
+
+/** One method a mock can answer, with a response payload to start from (the mock editor's pickers). */
+export const GrpcMethodEntry = z.object({
+  service: z.string().describe("fully qualified, e.g. acme.Greeter"),
+  method: z.string(),
+  kind: GrpcMethodType.describe("the streaming kind, spelled as a mock's grpc.methodType"),
+  requestType: z.string(),
+  responseType: z.string(),
+  file: z.string(),
+  responseSkeleton: z.unknown().describe("a response.payload that fits the output type: every field with a placeholder; a list of one message when the response streams"),
+});
+export type GrpcMethodEntry = z.infer<typeof GrpcMethodEntry>;
+export const GrpcMethodCatalog = z.object({ namespace: z.string(), methods: z.array(GrpcMethodEntry) });
+export type GrpcMethodCatalog = z.infer<typeof GrpcMethodCatalog>;
 
 const tag = "gRPC";
 export const grpcEndpoints = {

@@ -5,14 +5,18 @@ import { beforeAll, describe, expect, it } from "vitest";
 import * as importRoute from "@/app/api/v1/api-tester/import/grpc/route";
 import * as protoRoute from "@/app/api/v1/grpc/protos/[id]/route";
 import * as protosRoute from "@/app/api/v1/grpc/protos/route";
+import { createCaller } from "@/server/api/root";
+import type { TrpcContext } from "@/server/api/trpc";
 import { db } from "@/server/db/client";
-import { call, makeUser, sessionCookie } from "@/server/testing/fixtures";
+import { actorFor, call, makeUser, sessionCookie } from "@/server/testing/fixtures";
 import { useTestDatabase } from "@/server/testing/use-test-database";
 
 useTestDatabase();
 
 const NS = "protos";
 let cookie: string;
+let owner: ReturnType<typeof actorFor>;
+let stranger: ReturnType<typeof actorFor>;
 
 const TYPES = `syntax = "proto3";
 package acme;
@@ -35,7 +39,11 @@ const stored = () => db().grpcProto.findMany({ where: { namespace: { name: NS } 
 beforeAll(async () => {
   const u = await makeUser({ namespaces: { [NS]: "owner" } });
   cookie = await sessionCookie(u.user.id);
+  owner = actorFor(u.user);
+  stranger = actorFor((await makeUser()).user);
 });
+
+const caller = (actor: ReturnType<typeof actorFor>) => createCaller({ actor, authError: null, ip: "127.0.0.1", userAgent: null, requestId: "test" } satisfies TrpcContext);
 
 describe("POST /api/v1/api-tester/import/grpc", () => {
   it("stores several files whose imports resolve among them and the well-known types, with their services", async () => {
@@ -98,6 +106,29 @@ describe("POST /api/v1/api-tester/import/grpc", () => {
     expect(twice.status).toBe(400);
     expect(twice.body.details[0].field).toBe("files.1.name");
     expect((await stored()).map((r) => r.name)).toEqual(["acme/greeter.proto", "acme/types.proto"]);
+  });
+});
+
+describe("tRPC grpcProtos.methods (the mock editor's pickers)", () => {
+  it("lists every method with its kind, types and a response skeleton of the output type", async () => {
+    const { methods } = await caller(owner).grpcProtos.methods({ namespace: NS });
+    const hello = { name: "", at: { seconds: "0", nanos: 0 } };
+    // The greeter as replaced by the single-file upload above: it gained a bidirectional Chat.
+    expect(methods).toEqual([
+      { service: "acme.Greeter", method: "Chat", kind: "bidirectional", requestType: "acme.Hello", responseType: "acme.Hello", file: "acme/greeter.proto", responseSkeleton: [hello] },
+      { service: "acme.Greeter", method: "Say", kind: "unary", requestType: "acme.Hello", responseType: "acme.Hello", file: "acme/greeter.proto", responseSkeleton: hello },
+      { service: "acme.Greeter", method: "Watch", kind: "server-stream", requestType: "google.protobuf.Empty", responseType: "acme.Hello", file: "acme/greeter.proto", responseSkeleton: [hello] },
+    ]);
+  });
+
+  it("is empty for a namespace without .proto files, and 404 for a namespace the caller cannot read", async () => {
+    const u = await makeUser({ namespaces: { "protos-empty": "viewer" } });
+    expect((await caller(actorFor(u.user)).grpcProtos.methods({ namespace: "protos-empty" })).methods).toEqual([]);
+    await expect(caller(stranger).grpcProtos.methods({ namespace: NS })).rejects.toMatchObject({ code: "NOT_FOUND" });
+  });
+
+  it("uploads through tRPC with the parser's file:line:column on a bad file", async () => {
+    await expect(caller(owner).grpcProtos.upload({ namespace: NS, files: [{ name: "bad.proto", content: 'syntax = "proto3";\nmessage { }\n' }] })).rejects.toThrow(/bad\.proto:2:\d+/);
   });
 });
 

@@ -2,6 +2,8 @@
 // files already stored, so the namespace's set always parses), list, read,
 // delete, and the services they define for mock validation and serving.
 import type {
+  GrpcMethodCatalog,
+  GrpcMethodEntry,
   GrpcProtoList,
   GrpcProtoSummary,
   GrpcProtoView,
@@ -11,7 +13,8 @@ import type {
 import { db } from "@/server/db/client";
 import { notifyMocksChanged } from "@/server/db/notify";
 import { errors } from "@/server/errors";
-import { ProtoError, servicesByFile, type ProtoFile } from "@/server/grpc/proto-parse";
+import { responseSkeleton } from "@/server/grpc/message-skeleton";
+import { parseProtos, ProtoError, servicesByFile, type ProtoFile } from "@/server/grpc/proto-parse";
 import type { NamespaceScope } from "./namespace-access";
 
 interface Row {
@@ -103,4 +106,31 @@ export async function deleteProto(ns: NamespaceScope, id: string): Promise<{ ok:
 export async function namespaceGrpcServices(namespaceId: string): Promise<GrpcServiceView[]> {
   const rows = await db().grpcProto.findMany({ where: { namespaceId }, select: { services: true } });
   return rows.flatMap((r) => r.services as GrpcServiceView[]);
+}
+
+function kindOf(m: { requestStream: boolean; responseStream: boolean }): GrpcMethodEntry["kind"] {
+  if (m.requestStream && m.responseStream) return "bidirectional";
+  if (m.requestStream) return "client-stream";
+  return m.responseStream ? "server-stream" : "unary";
+}
+
+/**
+ * Every method the namespace's .proto files define, with a response payload
+ * skeleton of its output type: what the mock editor's service and method
+ * pickers offer. Parsed on each call (the stored set always parses; uploads are few and small).
+ */
+export async function listGrpcMethods(ns: NamespaceScope): Promise<GrpcMethodCatalog> {
+  const rows = await db().grpcProto.findMany({ where: { namespaceId: ns.id }, orderBy: { name: "asc" }, select: { name: true, content: true, services: true } });
+  if (rows.length === 0) return { namespace: ns.name, methods: [] };
+  const root = parseProtos(rows);
+  const methods = rows.flatMap((row) =>
+    (row.services as GrpcServiceView[]).flatMap((svc) =>
+      svc.methods.map((m): GrpcMethodEntry => {
+        const type = root.lookupType(m.responseType);
+        return { service: svc.name, method: m.name, kind: kindOf(m), requestType: m.requestType, responseType: m.responseType, file: row.name, responseSkeleton: responseSkeleton(type, m.responseStream) };
+      }),
+    ),
+  );
+  methods.sort((a, b) => (a.service === b.service ? (a.method < b.method ? -1 : 1) : a.service < b.service ? -1 : 1));
+  return { namespace: ns.name, methods };
 }

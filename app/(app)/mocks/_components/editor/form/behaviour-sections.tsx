@@ -24,7 +24,7 @@ export function ResponseSection({ draft, set }: DraftProps) {
   const response = (draft.response ?? {}) as Obj;
   return (
     <FormSection title="Response" description="What the mock sends back. Placeholders such as $.req.id or $.fake.Email are filled in when it answers.">
-      <ResponseFields idPrefix="response" label="Response" response={response} set={(path, value) => set(["response", ...path], value)} sse={protocolOfDraft(draft) === "sse" ? (((draft.sse as Obj | undefined)?.eventName as string | undefined) ?? "") : undefined} />
+      <ResponseFields idPrefix="response" label="Response" protocol={protocolOfDraft(draft)} response={response} set={(path, value) => set(["response", ...path], value)} sse={protocolOfDraft(draft) === "sse" ? (((draft.sse as Obj | undefined)?.eventName as string | undefined) ?? "") : undefined} />
     </FormSection>
   );
 }
@@ -59,7 +59,7 @@ export function OneOfSection({ draft, set }: DraftProps) {
                   <X aria-hidden /> Remove response {i + 1}
                 </Button>
               </div>
-              <ResponseFields idPrefix={`oneof-${i}`} label={`Response ${i + 1}`} response={r} set={(path, value) => set(["oneOf", "responses"], responses.map((x, j) => (j === i ? setIn(x, path, value) : x)))} />
+              <ResponseFields idPrefix={`oneof-${i}`} label={`Response ${i + 1}`} protocol={protocolOfDraft(draft)} response={r} set={(path, value) => set(["oneOf", "responses"], responses.map((x, j) => (j === i ? setIn(x, path, value) : x)))} />
             </div>
           ))}
           <div>

@@ -17,9 +17,10 @@ const OFFERED = AssertAction.options.filter((a) => a !== "match");
 /**
  * One list of conditions (body, query parameters, headers…): path, operator
  * (every assertAction of the contract) and value. `noun` names the rows for
- * screen readers and tests ("Body condition 1 path").
+ * screen readers and tests ("Body condition 1 path"). `noPath`: the list
+ * compares one known value (an SMTP sender, subject…), so rows have no path.
  */
-export function ConditionsBuilder({ idPrefix, noun, pathLabel, pathPlaceholder, rows, onChange, pathOptional }: { idPrefix: string; noun: string; pathLabel: string; pathPlaceholder: string; rows: Row[] | undefined; onChange: (rows: Row[] | undefined) => void; pathOptional?: boolean }) {
+export function ConditionsBuilder({ idPrefix, noun, pathLabel, pathPlaceholder, rows, onChange, pathOptional, noPath }: { idPrefix: string; noun: string; pathLabel: string; pathPlaceholder: string; rows: Row[] | undefined; onChange: (rows: Row[] | undefined) => void; pathOptional?: boolean; noPath?: boolean }) {
   const list = rows ?? [];
   const update = (i: number, patch: Partial<Row>) => {
     const next = list.map((r, j) => (j === i ? { ...r, ...patch } : r));
@@ -35,8 +36,8 @@ export function ConditionsBuilder({ idPrefix, noun, pathLabel, pathPlaceholder, 
         const n = i + 1;
         const id = `${idPrefix}-${i}`;
         return (
-          <div key={i} className="grid grid-cols-1 items-end gap-2 rounded-lg border bg-background/50 p-3 sm:grid-cols-[1fr_11rem_1fr_auto]">
-            <LabeledInput id={`${id}-path`} label={`${noun} ${n} ${pathLabel.toLowerCase()}`} placeholder={pathPlaceholder} value={row.path ?? ""} onChange={(e) => update(i, { path: e.target.value || (pathOptional ? undefined : "") })} />
+          <div key={i} className={`grid grid-cols-1 items-end gap-2 rounded-lg border bg-background/50 p-3 ${noPath ? "sm:grid-cols-[11rem_1fr_auto]" : "sm:grid-cols-[1fr_11rem_1fr_auto]"}`}>
+            {noPath ? null : <LabeledInput id={`${id}-path`} label={`${noun} ${n} ${pathLabel.toLowerCase()}`} placeholder={pathPlaceholder} value={row.path ?? ""} onChange={(e) => update(i, { path: e.target.value || (pathOptional ? undefined : "") })} />}
             <div className="flex flex-col gap-1.5">
               <label htmlFor={`${id}-op`} className="text-xs font-medium text-muted-foreground">
                 {noun} {n} operator
@@ -66,7 +67,7 @@ export function ConditionsBuilder({ idPrefix, noun, pathLabel, pathPlaceholder, 
         );
       })}
       <div>
-        <Button type="button" variant="outline" size="sm" onClick={() => onChange([...list, { path: pathOptional ? undefined : "", assertAction: "equals", value: "" }])}>
+        <Button type="button" variant="outline" size="sm" onClick={() => onChange([...list, { path: pathOptional || noPath ? undefined : "", assertAction: "equals", value: "" }])}>
           <Plus aria-hidden /> Add {noun.toLowerCase()}
         </Button>
       </div>

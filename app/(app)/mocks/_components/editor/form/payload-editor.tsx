@@ -2,6 +2,7 @@
 // One response body in the mock form. Text that is not valid JSON (in JSON
 // format) blocks saving through the editor's problem list: the draft keeps the
 // last parsable value, and saving that would store something the user no longer sees.
+// A value set from outside (gRPC's "Insert skeleton") replaces the text.
 import { useState } from "react";
 import { CodeEditor } from "@/components/code/code-editor";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
@@ -9,6 +10,10 @@ import { prettyJson } from "../draft";
 import { useReportProblem } from "../editor-problems";
 
 type Format = "json" | "text" | "xml";
+
+/** What the text stands for, to tell our own edits from a value set elsewhere. */
+const keyOf = (value: unknown) => JSON.stringify(value ?? null);
+const textOf = (value: unknown) => (value === undefined ? "" : typeof value === "string" ? value : prettyJson(value));
 
 function formatOf(value: unknown): Format {
   if (typeof value !== "string") return "json";
@@ -21,19 +26,32 @@ function formatOf(value: unknown): Format {
  */
 export function PayloadEditor({ id, label, value, onChange, height = 200 }: { id: string; label: string; value: unknown; onChange: (v: unknown) => void; height?: number }) {
   const [format, setFormat] = useState<Format>(() => formatOf(value));
-  const [text, setText] = useState(() => (value === undefined ? "" : typeof value === "string" ? value : prettyJson(value)));
+  const [text, setText] = useState(() => textOf(value));
   const [invalid, setInvalid] = useState(false);
+  // The value the text was last in step with (what we emitted, or what we were given).
+  const [synced, setSynced] = useState(() => keyOf(value));
   useReportProblem(id, invalid ? `${label} is not valid JSON` : null);
+  if (keyOf(value) !== synced) {
+    setSynced(keyOf(value));
+    setFormat(formatOf(value));
+    setText(textOf(value));
+    setInvalid(false);
+  }
+
+  function emit(next: unknown) {
+    setSynced(keyOf(next));
+    onChange(next);
+  }
 
   function edit(next: string) {
     setText(next);
-    if (format !== "json") return onChange(next);
+    if (format !== "json") return emit(next);
     if (next.trim() === "") {
       setInvalid(false);
-      return onChange(undefined);
+      return emit(undefined);
     }
     try {
-      onChange(JSON.parse(next));
+      emit(JSON.parse(next));
       setInvalid(false);
     } catch {
       setInvalid(true);
@@ -44,12 +62,12 @@ export function PayloadEditor({ id, label, value, onChange, height = 200 }: { id
     setFormat(next);
     if (next === "json") {
       try {
-        onChange(text.trim() ? JSON.parse(text) : undefined);
+        emit(text.trim() ? JSON.parse(text) : undefined);
         setInvalid(false);
       } catch {
         setInvalid(true);
       }
-    } else onChange(text);
+    } else emit(text);
   }
 
   return (

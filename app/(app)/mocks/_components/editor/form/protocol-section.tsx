@@ -4,8 +4,12 @@ import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@
 import { PROTOCOLS, type Protocol } from "@/server/contracts/mock";
 import { PROTOCOL_LABELS } from "../../protocol-badge";
 import { protocolOfDraft } from "../draft";
+import { ConditionGroup } from "./condition-group";
 import { ConditionsBuilder } from "./conditions-builder";
+import { GrpcBlockForm } from "./grpc-block";
 import { FormSection, LabeledInput, type DraftProps } from "./section";
+import { SmtpBlockForm } from "./smtp-block";
+import { SocketBlockForm } from "./socket-block";
 
 const HTTP_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "TRACE", "CONNECT"];
 const ANY = "__any__";
@@ -19,29 +23,19 @@ interface BlockField {
   legacyKey?: string;
 }
 
-/** The match keys of each protocol block (server/contracts/mock.ts); conditions lists follow. */
-const BLOCKS: Record<Exclude<Protocol, "http">, { fields: BlockField[]; conditions?: { key: string; noun: string }[]; hint: string }> = {
+/** Protocols with a form of their own (pickers over the namespace's protos and protocol servers). */
+type OwnForm = "http" | "grpc" | "smtp" | "socket";
+
+/** The match keys of each other protocol block (server/contracts/mock.ts); conditions lists follow. */
+const BLOCKS: Record<Exclude<Protocol, OwnForm>, { fields: BlockField[]; conditions?: { key: string; noun: string }[]; hint: string }> = {
   graphql: { fields: [{ key: "operation", label: "Operation", options: ["query", "mutation", "subscription"] }, { key: "field", label: "Field" }, { key: "type", label: "Type" }, { key: "path", label: "Path", placeholder: "/graphql" }], conditions: [{ key: "conditions", noun: "Variable condition" }], hint: "POST a JSON body with `query` to /stubs/<namespace>/<path>." },
   soap: { fields: [{ key: "service", label: "Service" }, { key: "method", label: "SOAP method" }, { key: "action", label: "SOAPAction" }, { key: "path", label: "Path", placeholder: "/soap" }], conditions: [{ key: "conditions", noun: "Envelope condition" }], hint: "POST XML with a SOAPAction header; the payload is the raw envelope." },
-  grpc: { fields: [{ key: "service", label: "Service", placeholder: "pkg.Greeter" }, { key: "method", label: "gRPC method", placeholder: "SayHello" }], conditions: [{ key: "conditions", noun: "Message condition" }, { key: "meta", noun: "Metadata condition" }], hint: "Served on the gRPC port once the service's .proto is uploaded; status 0 is OK." },
   mcp: { fields: [{ key: "method", label: "MCP method", options: ["tools/call", "prompts/get", "resources/read"] }, { key: "tool", label: "Tool" }, { key: "prompt", label: "Prompt" }, { key: "resource", label: "Resource" }, { key: "description", label: "Description" }], conditions: [{ key: "conditions", noun: "Argument condition" }], hint: "JSON-RPC 2.0 at /stubs/<namespace> (plus the path prefix)." },
-  socket: { fields: [{ key: "serverName", label: "Server name" }, { key: "event", label: "Event" }, { key: "namespace", label: "WebSocket namespace" }], conditions: [{ key: "conditions", noun: "Message condition" }], hint: "WebSocket clients connect to /stubs/<namespace>/<serverName>." },
   kafka: { fields: [{ key: "topic", label: "Topic" }, { key: "serverName", label: "Server name" }, { key: "outputTopic", label: "Reply topic" }], conditions: [{ key: "conditions", noun: "Record condition" }], hint: "A record produced to the topic is matched; the reply goes to the reply topic." },
   rabbitmq: { fields: [{ key: "queue", label: "Queue" }, { key: "serverName", label: "Server name" }, { key: "outputQueue", label: "Reply queue" }], conditions: [{ key: "conditions", noun: "Message condition" }], hint: "An AMQP message to the queue is matched; the reply goes to the reply queue." },
   // One path and one name: `route` is the older spelling of `eventPath`, and the server name is the mock's own (Matching and limits).
   sse: { fields: [{ key: "eventPath", label: "Event path", placeholder: "/events/orders", legacyKey: "route" }, { key: "eventName", label: "Default event name", placeholder: "message" }], hint: "GET with Accept: text/event-stream; the response streams the event chain below. Events without a name of their own get the default event name." },
   s3: { fields: [{ key: "bucket", label: "Bucket" }], hint: "Path-style S3 at /stubs/<namespace>/<bucket>/<key>: PUT stores, GET returns." },
-  smtp: {
-    fields: [{ key: "serverName", label: "Server name" }],
-    conditions: [
-      { key: "senderConditions", noun: "Sender condition" },
-      { key: "recipientConditions", noun: "Recipient condition" },
-      { key: "subjectConditions", noun: "Subject condition" },
-      { key: "bodyConditions", noun: "Body text condition" },
-      { key: "headerConditions", noun: "Mail header condition" },
-    ],
-    hint: "An e-mail sent to the configured SMTP server is matched.",
-  },
 };
 
 /** What a new block of each protocol starts as: its required fields, empty. */
@@ -88,7 +82,7 @@ export function ProtocolSection({ draft, set }: DraftProps) {
             <SelectContent>
               {PROTOCOLS.map((p) => (
                 <SelectItem key={p} value={p}>
-                  {PROTOCOL_LABELS[p]}
+                  {p === "socket" ? "WebSocket/TCP/UDP" : PROTOCOL_LABELS[p]}
                 </SelectItem>
               ))}
             </SelectContent>
@@ -96,9 +90,24 @@ export function ProtocolSection({ draft, set }: DraftProps) {
         </div>
         <LabeledInput id="mock-path-prefix" label="Path prefix" placeholder="optional, e.g. /v2" value={(draft.pathPrefix as string) ?? ""} onChange={(e) => set(["pathPrefix"], e.target.value || undefined)} />
       </div>
-      {protocol === "http" ? <HttpBlock draft={draft} set={set} /> : <GenericBlock protocol={protocol} draft={draft} set={set} />}
+      <ProtocolBlock protocol={protocol} draft={draft} set={set} />
     </FormSection>
   );
+}
+
+function ProtocolBlock({ protocol, draft, set }: DraftProps & { protocol: Protocol }) {
+  switch (protocol) {
+    case "http":
+      return <HttpBlock draft={draft} set={set} />;
+    case "grpc":
+      return <GrpcBlockForm draft={draft} set={set} />;
+    case "smtp":
+      return <SmtpBlockForm draft={draft} set={set} />;
+    case "socket":
+      return <SocketBlockForm draft={draft} set={set} />;
+    default:
+      return <GenericBlock protocol={protocol} draft={draft} set={set} />;
+  }
 }
 
 function HttpBlock({ draft, set }: DraftProps) {
@@ -139,17 +148,7 @@ function HttpBlock({ draft, set }: DraftProps) {
   );
 }
 
-function ConditionGroup({ title, hint, children }: { title: string; hint: string; children: React.ReactNode }) {
-  return (
-    <fieldset className="flex flex-col gap-2">
-      <legend className="text-sm font-medium">{title}</legend>
-      <p className="text-xs text-muted-foreground">{hint}. All conditions must pass.</p>
-      {children}
-    </fieldset>
-  );
-}
-
-function GenericBlock({ protocol, draft, set }: DraftProps & { protocol: Exclude<Protocol, "http"> }) {
+function GenericBlock({ protocol, draft, set }: DraftProps & { protocol: Exclude<Protocol, OwnForm> }) {
   const spec = BLOCKS[protocol];
   const block = (draft[protocol] ?? {}) as Record<string, unknown>;
   return (
@@ -192,8 +191,8 @@ function GenericBlock({ protocol, draft, set }: DraftProps & { protocol: Exclude
         )}
       </div>
       {(spec.conditions ?? []).map((c) => (
-        <ConditionGroup key={c.key} title={`${c.noun}s`} hint={protocol === "smtp" ? "Compared with the mail's value" : "A JSON path into the message"}>
-          <ConditionsBuilder idPrefix={`${protocol}-${c.key}`} noun={c.noun} pathLabel="path" pathPlaceholder="$.id" pathOptional={protocol === "smtp"} rows={block[c.key] as never} onChange={(v) => set([protocol, c.key], v)} />
+        <ConditionGroup key={c.key} title={`${c.noun}s`} hint="A JSON path into the message">
+          <ConditionsBuilder idPrefix={`${protocol}-${c.key}`} noun={c.noun} pathLabel="path" pathPlaceholder="$.id" rows={block[c.key] as never} onChange={(v) => set([protocol, c.key], v)} />
         </ConditionGroup>
       ))}
     </div>
