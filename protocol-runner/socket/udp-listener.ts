@@ -43,8 +43,16 @@ export async function startUdpListener(spec: UdpListenerSpec): Promise<RunningLi
   });
   return {
     async close() {
+      // A second close (the listener failed, then the runner stops) must not throw ERR_SOCKET_DGRAM_NOT_RUNNING.
+      if (closed.signal.aborted) return;
       closed.abort();
-      await new Promise<void>((resolve) => socket.close(() => resolve()));
+      await new Promise<void>((resolve) => {
+        try {
+          socket.close(() => resolve());
+        } catch {
+          resolve();
+        }
+      });
     },
   };
 }
