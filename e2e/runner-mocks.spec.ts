@@ -1,8 +1,10 @@
 // Mocks of the protocol runner made in the mock editor, answered to real
 // clients: a socket mock for a TCP server (a message reply and a "connect"
 // greeting) through node:net, one for a UDP server through node:dgram, and an
-// SMTP mock whose server picker and condition lists save the right body.
+// SMTP mock (server picker, condition lists, reply code) that refuses a
+// nodemailer mail it matches and lets another through.
 import { expect, type Page, test } from "@playwright/test";
+import nodemailer from "nodemailer";
 import { choose, fillCode, newWorkspace, type Workspace } from "./support/mocks";
 import { createServerInUi, tcpFirstLine, udpAsk } from "./support/protocol-servers";
 import { freePort } from "./support/server";
@@ -72,11 +74,11 @@ test("UDP: a socket mock made in the editor answers a dgram client", async ({ pa
   await expect.poll(() => udpAsk(port, '{"event": "sample", "data": {"v": 1}}'), { timeout: 20_000 }).toBe('{"ack":true}');
 });
 
-test("SMTP: the server picker, the condition lists and the reply code are saved as the mock's smtp block", async ({ page }) => {
+test("SMTP: a mock made with the server picker, the condition lists and the reply code refuses the mail it matches, sent by nodemailer", async ({ page }) => {
   await loginViaUi(page, ws.owner);
   const server = uniq("mail");
-  // The SMTP listener is another issue's work: the row is enough for the picker.
-  await createServerInUi(page, ws.namespace, { protocol: "SMTP", name: server, port: await freePort() }, false);
+  const port = await freePort();
+  await createServerInUi(page, ws.namespace, { protocol: "SMTP", name: server, port });
   const id = await newMock(page, "SMTP");
   await choose(page, "SMTP server", new RegExp(`^${server} `));
   await page.getByRole("button", { name: "Add sender condition" }).click();
@@ -88,7 +90,9 @@ test("SMTP: the server picker, the condition lists and the reply code are saved 
   await page.getByRole("button", { name: "Add mail header condition" }).click();
   await page.getByLabel("Mail header condition 1 name").fill("X-Priority");
   await page.getByLabel("Mail header condition 1 value").fill("high");
-  await page.getByLabel("Response SMTP reply code").fill("250");
+  await page.getByLabel("Response SMTP reply code").fill("550");
+  await choose(page, "Response payload format", "Text");
+  await fillCode(page, "Response payload", "5.7.1 high-priority orders go elsewhere");
   await screenshot(page, "mock-editor-smtp");
   await save(page, id);
 
@@ -103,5 +107,16 @@ test("SMTP: the server picker, the condition lists and the reply code are saved 
     subjectConditions: [{ assertAction: "matches", value: "^Order \\d+" }],
     headerConditions: [{ path: "X-Priority", assertAction: "equals", value: "high" }],
   });
-  expect(mock.response.statusCode).toBe(250);
+  expect(mock.response.statusCode).toBe(550);
+
+  const mailer = nodemailer.createTransport({ host: "127.0.0.1", port, secure: false, ignoreTLS: true });
+  const order = { from: "app@shop.example", to: "ops@example.com", subject: "Order 12", text: "Ship it", headers: { "X-Priority": "high" } };
+  // The runner's index follows the save through NOTIFY: send until the mock answers.
+  await expect
+    .poll(() => mailer.sendMail(order).then(() => "accepted", (err: { responseCode?: number; response?: string }) => `${err.responseCode} ${err.response}`), { timeout: 20_000 })
+    .toBe("550 550 5.7.1 high-priority orders go elsewhere");
+  // A mail the conditions do not take is accepted.
+  const other = await mailer.sendMail({ ...order, subject: "Invoice 3" });
+  expect(other.response).toMatch(/^250 /);
+  mailer.close();
 });
