@@ -8,13 +8,10 @@ import { safeEqual } from "@/server/lib/crypto";
 import { logger } from "@/server/lib/logger";
 import { receiveMail, type MailServer } from "./exchange";
 import { tlsCertificate } from "./tls-certificate";
+import type { RunningListener } from "../listener-module";
 
 /** Advertised with the SIZE extension; a larger message is refused with 552. */
 export const MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
-
-export interface RunningListener {
-  close(): Promise<void>;
-}
 
 export interface SmtpListenerSpec extends MailServer {
   host: string;

@@ -7,10 +7,7 @@ import type { TcpOptions } from "@/server/contracts/protocol-servers";
 import { logger } from "@/server/lib/logger";
 import { exchange, type Answer, type Peer } from "./exchange";
 import { deframer, frame, FrameTooLarge } from "./framing";
-
-export interface RunningListener {
-  close(): Promise<void>;
-}
+import type { RunningListener } from "../listener-module";
 
 export interface TcpListenerSpec {
   host: string;

@@ -6,7 +6,7 @@ import { isIP } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import { logger } from "@/server/lib/logger";
 import { exchange } from "./exchange";
-import type { RunningListener } from "./tcp-listener";
+import type { RunningListener } from "../listener-module";
 
 export interface UdpListenerSpec {
   host: string;
