@@ -4,7 +4,7 @@
 // the listener; SIGTERM stops it cleanly and leaves the row `stopped`.
 import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
-import net, { type AddressInfo } from "node:net";
+import net from "node:net";
 import { afterAll, expect, it } from "vitest";
 import { MockInput } from "@/server/contracts/mock";
 import { CreateProtocolServerInput } from "@/server/contracts/protocol-servers";
@@ -14,6 +14,7 @@ import { resolveNamespace } from "@/server/services/namespace-access";
 import { createProtocolServer } from "@/server/services/protocol-servers";
 import { actorFor, makeNamespace, makeUser } from "@/server/testing/fixtures";
 import { useTestDatabase } from "@/server/testing/use-test-database";
+import { freePort, until } from "./testing";
 
 useTestDatabase();
 
@@ -22,23 +23,7 @@ afterAll(() => {
   if (child && child.exitCode === null) child.kill("SIGKILL");
 });
 
-async function freePort(): Promise<number> {
-  const s = net.createServer();
-  await new Promise<void>((r) => s.listen(0, "127.0.0.1", r));
-  const port = (s.address() as AddressInfo).port;
-  await new Promise((r) => s.close(r));
-  return port;
-}
 
-async function until<T>(check: () => Promise<T | undefined | false>, what: string, limitMs = 15_000): Promise<T> {
-  const deadline = Date.now() + limitMs;
-  for (;;) {
-    const value = await check().catch(() => undefined);
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 /** One line sent, the first line answered (undefined when nothing comes within `waitMs`). */
 async function ask(port: number, line: string, waitMs = 300): Promise<string | undefined> {

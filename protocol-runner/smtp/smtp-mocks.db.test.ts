@@ -23,6 +23,7 @@ import { actorFor, makeNamespace, makeUser } from "@/server/testing/fixtures";
 import { useTestDatabase } from "@/server/testing/use-test-database";
 import { startRunner, type Runner } from "../reconciler";
 import { smtpModule } from "./smtp-module";
+import { freePort, until } from "../testing";
 
 useTestDatabase();
 
@@ -62,24 +63,7 @@ afterAll(async () => {
   await new Promise((r) => receiver.close(r));
 });
 
-async function freePort(): Promise<number> {
-  const s = net.createServer();
-  await new Promise<void>((r) => s.listen(0, "127.0.0.1", r));
-  const port = (s.address() as AddressInfo).port;
-  await new Promise((r) => s.close(r));
-  return port;
-}
 
-/** Polls until `check` returns a value (the runner answers NOTIFYs asynchronously). */
-async function until<T>(check: () => Promise<T | undefined | false>, what: string, limitMs = 10_000): Promise<T> {
-  const deadline = Date.now() + limitMs;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 /** Creates an smtp protocol server and waits for the runner to report it listening; answers its port. */
 async function server(name: string, extra: Record<string, unknown> = {}) {

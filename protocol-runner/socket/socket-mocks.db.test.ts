@@ -25,6 +25,7 @@ import { useTestDatabase } from "@/server/testing/use-test-database";
 import { startHealthServer } from "../health-server";
 import { startRunner, type Runner } from "../reconciler";
 import { socketModule } from "./socket-module";
+import { freePort, until } from "../testing";
 
 useTestDatabase();
 
@@ -52,31 +53,7 @@ afterAll(async () => {
   invalidateAll();
 });
 
-async function freePort(kind: "tcp" | "udp"): Promise<number> {
-  if (kind === "udp") {
-    const s = dgram.createSocket("udp4");
-    await new Promise<void>((r) => s.bind(0, "127.0.0.1", r));
-    const port = s.address().port;
-    await new Promise<void>((r) => s.close(() => r()));
-    return port;
-  }
-  const s = net.createServer();
-  await new Promise<void>((r) => s.listen(0, "127.0.0.1", r));
-  const port = (s.address() as AddressInfo).port;
-  await new Promise((r) => s.close(r));
-  return port;
-}
 
-/** Polls until `check` returns a value (no fixed waits: the runner answers NOTIFYs asynchronously). */
-async function until<T>(check: () => Promise<T | undefined | false>, what: string, limitMs = 10_000): Promise<T> {
-  const deadline = Date.now() + limitMs;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 /** Creates a protocol server through the service and waits for the runner to report it listening. */
 async function server(input: Record<string, unknown>) {

@@ -1,0 +1,31 @@
+// Shared by the runner's tests: free ports and polling for what the runner
+// does asynchronously (it answers NOTIFYs on its own schedule).
+import dgram from "node:dgram";
+import net, { type AddressInfo } from "node:net";
+
+/** A port nothing listens on right now (TCP by default, or UDP). */
+export async function freePort(kind: "tcp" | "udp" = "tcp"): Promise<number> {
+  if (kind === "udp") {
+    const s = dgram.createSocket("udp4");
+    await new Promise<void>((r) => s.bind(0, "127.0.0.1", r));
+    const port = s.address().port;
+    await new Promise<void>((r) => s.close(() => r()));
+    return port;
+  }
+  const s = net.createServer();
+  await new Promise<void>((r) => s.listen(0, "127.0.0.1", r));
+  const port = (s.address() as AddressInfo).port;
+  await new Promise((r) => s.close(r));
+  return port;
+}
+
+/** Polls until `check` returns a value (no fixed waits); a check that throws counts as not yet. */
+export async function until<T>(check: () => Promise<T | undefined | false>, what: string, limitMs = 15_000): Promise<T> {
+  const deadline = Date.now() + limitMs;
+  for (;;) {
+    const value = await check().catch(() => undefined);
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
