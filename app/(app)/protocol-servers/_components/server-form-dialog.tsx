@@ -6,22 +6,21 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useMemo } from "react";
-import { type Control, Controller, type Path, type Resolver, useForm, useWatch } from "react-hook-form";
+import { Controller, type Path, type Resolver, useForm, useWatch } from "react-hook-form";
 import { toast } from "sonner";
 import { useTRPC } from "@/app/_trpc/client";
 import { applyFieldErrors } from "@/components/lib/api-error";
 import { ApiErrorAlert } from "@/components/ui/api-error-alert";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
-import { Checkbox } from "@/components/ui/checkbox";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
 import { Field } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
-import { Label } from "@/components/ui/label";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
 import { type ProtocolServerView, SERVER_PROTOCOLS, type ServerProtocol, TcpFraming } from "@/server/contracts/protocol-servers";
 import { useNamespace } from "../../_components/namespace-context";
 import { CreateServerForm, emptyValues, FRAMING_LABEL, isListener, PROTOCOL_LABEL, type ServerFormOutput, type ServerFormValues, UpdateServerForm, valuesFrom } from "./server-form-model";
+import { CheckboxField } from "@/components/ui/checkbox-field";
 
 const HINT: Record<ServerProtocol, string> = {
   tcp: "A TCP listener of the protocol runner; socket mocks whose server name is this server's name answer its messages.",
@@ -157,8 +156,8 @@ function ServerForm({ server, onClose }: { server: ProtocolServerView | null; on
       ) : null}
       {protocol === "smtp" ? (
         <div className="flex flex-wrap gap-x-6 gap-y-3">
-          <CheckboxField control={form.control} name="options.auth" label="Require SMTP AUTH (with the credentials below)" />
-          <CheckboxField control={form.control} name="options.starttls" label="Offer STARTTLS (self-signed certificate)" />
+          <CheckboxField idPrefix="server" control={form.control} name="options.auth" label="Require SMTP AUTH (with the credentials below)" />
+          <CheckboxField idPrefix="server" control={form.control} name="options.starttls" label="Offer STARTTLS (self-signed certificate)" />
         </div>
       ) : null}
 
@@ -179,7 +178,7 @@ function ServerForm({ server, onClose }: { server: ProtocolServerView | null; on
               {(aria) => <Input type="password" autoComplete="new-password" {...aria} {...form.register("credentials.password")} />}
             </Field>
           </div>
-          {server?.hasCredentials ? <CheckboxField control={form.control} name="clearCredentials" label="Clear the stored credentials" /> : null}
+          {server?.hasCredentials ? <CheckboxField idPrefix="server" control={form.control} name="clearCredentials" label="Clear the stored credentials" /> : null}
         </fieldset>
       ) : null}
 
@@ -195,22 +194,3 @@ function ServerForm({ server, onClose }: { server: ProtocolServerView | null; on
   );
 }
 
-type BoolField = "options.auth" | "options.starttls" | "clearCredentials";
-
-function CheckboxField({ control, name, label }: { control: Control<ServerFormValues, unknown, ServerFormOutput>; name: BoolField; label: string }) {
-  const id = `server-${name.replace(".", "-")}`;
-  return (
-    <Controller
-      control={control}
-      name={name}
-      render={({ field }) => (
-        <div className="flex items-center gap-2">
-          <Checkbox id={id} checked={Boolean(field.value)} onCheckedChange={(c) => field.onChange(c === true)} />
-          <Label htmlFor={id} className="font-normal">
-            {label}
-          </Label>
-        </div>
-      )}
-    />
-  );
-}

@@ -3,7 +3,7 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Send } from "lucide-react";
 import { useEffect, useState } from "react";
-import { type Control, Controller, useForm } from "react-hook-form";
+import { useForm } from "react-hook-form";
 import { toast } from "sonner";
 import type { z } from "zod";
 import { useTRPC } from "@/app/_trpc/client";
@@ -13,14 +13,13 @@ import { Alert } from "@/components/ui/alert";
 import { ApiErrorAlert } from "@/components/ui/api-error-alert";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from "@/components/ui/card";
-import { Checkbox } from "@/components/ui/checkbox";
 import { Field } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
-import { Label } from "@/components/ui/label";
 import { PageHeader } from "@/components/ui/page-header";
 import { Skeleton } from "@/components/ui/skeleton";
 import { EmailConfigInput, EmailTestInput } from "@/server/contracts/email";
 import { toastError } from "@/components/lib/toast-error";
+import { CheckboxField } from "@/components/ui/checkbox-field";
 
 const ConfigForm = EmailConfigInput.extend({
   username: blankAs(EmailConfigInput.shape.username, undefined),
@@ -93,9 +92,9 @@ export function EmailPage() {
                   </Field>
                 </div>
                 <div className="flex flex-col gap-3">
-                  <CheckboxField control={form.control} name="enabled" label="Send e-mail" />
-                  <CheckboxField control={form.control} name="secure" label="TLS from the first byte (usually port 465); otherwise STARTTLS when offered" />
-                  <CheckboxField control={form.control} name="tlsRejectUnauthorized" label="Verify the server's TLS certificate" />
+                  <CheckboxField idPrefix="smtp" control={form.control} name="enabled" label="Send e-mail" />
+                  <CheckboxField idPrefix="smtp" control={form.control} name="secure" label="TLS from the first byte (usually port 465); otherwise STARTTLS when offered" />
+                  <CheckboxField idPrefix="smtp" control={form.control} name="tlsRejectUnauthorized" label="Verify the server's TLS certificate" />
                 </div>
               </CardContent>
               <CardFooter className="justify-between">
@@ -122,23 +121,6 @@ export function EmailPage() {
   );
 }
 
-function CheckboxField({ control, name, label }: { control: Control<Values, unknown, Output>; name: "enabled" | "secure" | "tlsRejectUnauthorized"; label: string }) {
-  const id = `smtp-${name}`;
-  return (
-    <Controller
-      control={control}
-      name={name}
-      render={({ field }) => (
-        <div className="flex items-center gap-2">
-          <Checkbox id={id} checked={Boolean(field.value)} onCheckedChange={(c) => field.onChange(c === true)} />
-          <Label htmlFor={id} className="font-normal">
-            {label}
-          </Label>
-        </div>
-      )}
-    />
-  );
-}
 
 function SendTestCard({ disabled }: { disabled: boolean }) {
   const trpc = useTRPC();

@@ -2,13 +2,13 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useMemo, useState } from "react";
-import { type Control, Controller, type Path, type Resolver, useForm, useWatch } from "react-hook-form";
+import { Controller, type Path, type Resolver, useForm, useWatch } from "react-hook-form";
 import { toast } from "sonner";
 import { useTRPC } from "@/app/_trpc/client";
 import { applyFieldErrors } from "@/components/lib/api-error";
 import { ApiErrorAlert } from "@/components/ui/api-error-alert";
 import { Button } from "@/components/ui/button";
-import { Checkbox } from "@/components/ui/checkbox";
+import { CheckboxField } from "@/components/ui/checkbox-field";
 import { CopyButton } from "@/components/ui/copy-button";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
 import { Field } from "@/components/ui/field";
@@ -141,8 +141,8 @@ function ProviderForm({ provider, onClose }: { provider: ProviderView | null; on
           {(aria) => <Input autoComplete="off" disabled={editing} {...aria} {...form.register("slug", { onChange: () => setSlugTouched(true) })} />}
         </Field>
         <div className="flex flex-col justify-end gap-3 pb-1">
-          <CheckboxField control={form.control} name="enabled" label="Enabled (shown on the login page)" />
-          <CheckboxField control={form.control} name="autoCreateUsers" label="Create a user at first sign-in" />
+          <CheckboxField idPrefix="provider" control={form.control} name="enabled" label="Enabled (shown on the login page)" />
+          <CheckboxField idPrefix="provider" control={form.control} name="autoCreateUsers" label="Create a user at first sign-in" />
         </div>
       </div>
 
@@ -219,8 +219,8 @@ function ProviderForm({ provider, onClose }: { provider: ProviderView | null; on
             </Field>
           </div>
           <div className="flex flex-wrap gap-x-6 gap-y-3">
-            <CheckboxField control={form.control} name="config.startTls" label="Use StartTLS" />
-            <CheckboxField control={form.control} name="config.tlsRejectUnauthorized" label="Verify the server's TLS certificate" />
+            <CheckboxField idPrefix="provider" control={form.control} name="config.startTls" label="Use StartTLS" />
+            <CheckboxField idPrefix="provider" control={form.control} name="config.tlsRejectUnauthorized" label="Verify the server's TLS certificate" />
           </div>
           <LdapTestPanel input={ldapTestInput} />
         </>
@@ -237,22 +237,3 @@ function ProviderForm({ provider, onClose }: { provider: ProviderView | null; on
   );
 }
 
-type BoolField = "enabled" | "autoCreateUsers" | "config.startTls" | "config.tlsRejectUnauthorized";
-
-function CheckboxField({ control, name, label }: { control: Control<ProviderFormValues, unknown, ProviderFormOutput>; name: BoolField; label: string }) {
-  const id = `provider-${name.replace(".", "-")}`;
-  return (
-    <Controller
-      control={control}
-      name={name}
-      render={({ field }) => (
-        <div className="flex items-center gap-2">
-          <Checkbox id={id} checked={Boolean(field.value)} onCheckedChange={(c) => field.onChange(c === true)} />
-          <Label htmlFor={id} className="font-normal">
-            {label}
-          </Label>
-        </div>
-      )}
-    />
-  );
-}
