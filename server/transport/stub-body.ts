@@ -23,6 +23,10 @@ const EMPTY = Buffer.alloc(0);
 export function collectStubBody(req: IncomingMessage, limit: number, done: (err: Error | undefined, body: Buffer) => void): void {
   const chunks: Buffer[] = [];
   let size = 0;
+  // With a Content-Length, the body is whole when that many bytes came: the answer need not wait
+  // for the stream's 'end', which comes a tick later through the stream machinery.
+  const header = req.headers["content-length"];
+  const expected = header !== undefined && /^\d+$/.test(header) ? Number(header) : -1;
   let finished = false;
   const finish = (err: Error | undefined, body: Buffer) => {
     if (finished) return;
@@ -38,6 +42,7 @@ export function collectStubBody(req: IncomingMessage, limit: number, done: (err:
       return;
     }
     chunks.push(chunk);
+    if (size === expected) finish(undefined, chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
   });
   req.on("end", () => finish(undefined, chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)));
   req.on("error", (err) => finish(err, EMPTY));
