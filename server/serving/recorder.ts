@@ -79,7 +79,6 @@ export function recordHit(scope: ServingScope, mock: MockDefinition, status: num
     body: req.body,
     status,
     durationMs: performance.now() - scope.started,
-    // A reference, not a copy: the recorder bounds it only for the records it keeps.
     // A reference, not a copy: the body (a getter on text-rendered bodies) is read only for the records the recorder keeps.
     response: response && { status, headers: response.headers, get body() { return response.body; } },
   });
