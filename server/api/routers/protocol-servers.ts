@@ -10,6 +10,7 @@ import {
   testProtocolServer,
   updateProtocolServer,
 } from "@/server/services/protocol-servers";
+import { listPluginProtocols } from "@/server/services/plugin-protocols";
 import { nsDelete, nsRead, nsWrite } from "../namespaced";
 import { createTRPCRouter } from "../trpc";
 
@@ -20,4 +21,5 @@ export const protocolServersRouter = createTRPCRouter({
   update: nsWrite.input(IdParams.extend({ patch: UpdateProtocolServerInput })).mutation(({ ctx, input }) => updateProtocolServer(ctx.scope, input.id, input.patch)),
   remove: nsDelete.input(IdParams).mutation(({ ctx, input }) => deleteProtocolServer(ctx.scope, input.id)),
   test: nsRead.input(IdParams).mutation(({ ctx, input }) => testProtocolServer(ctx.scope, input.id)),
+  pluginProtocols: nsRead.query(({ ctx }) => listPluginProtocols(ctx.scope)),
 });

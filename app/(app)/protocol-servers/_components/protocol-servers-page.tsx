@@ -22,6 +22,7 @@ import { useNamespace } from "../../_components/namespace-context";
 import { ServerFormDialog } from "./server-form-dialog";
 import { addressOf, PROTOCOL_LABEL } from "./server-form-model";
 import { StateBadge } from "./state-badge";
+import { PluginProtocolsCard } from "./plugin-protocols-card";
 
 /** The runner writes the state on the row; two seconds is "live" enough for a listener that starts. */
 const POLL_MS = 2000;
@@ -141,6 +142,7 @@ export function ProtocolServersPage() {
           />
         </CardContent>
       </Card>
+      {namespace ? <PluginProtocolsCard namespace={namespace} pollMs={POLL_MS} /> : null}
       <ServerFormDialog server={editing} onClose={() => setEditing(undefined)} />
       <ConfirmDialog
         open={deleting !== null}
