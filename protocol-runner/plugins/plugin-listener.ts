@@ -42,6 +42,8 @@ interface Conversation {
   codec: PluginCodec;
   decode(chunk: Buffer): Turn[];
   encode(payload: unknown): string | undefined;
+  /** Part of the protocol's handshake (a mock may still answer it; no mock is no undefined request). */
+  handshake(turn: Turn): boolean;
   /** The reply when no mock matched (undefined: none), and whether the connection then ends. */
   fallback(turn: Turn, namespaceKnown: boolean): { reply?: string; close?: boolean };
   /** A command the conversation handles itself (AUTH, a namespace switch): its reply. */
@@ -52,6 +54,10 @@ async function namespaceExists(name: string): Promise<boolean> {
   return (namespaceMocksNow(name) ?? (await namespaceMocks(name).catch(() => undefined))) !== undefined;
 }
 
+/** Commands clients send on their own when they connect; answered built in when no mock does. */
+const RESP_HANDSHAKE = new Set(["PING", "ECHO", "AUTH", "HELLO", "SELECT", "CLIENT", "INFO", "COMMAND", "READONLY", "QUIT"]);
+const SERVER_INFO = "# Server\r\nredis_version:7.0.0\r\nredis_mode:standalone\r\nserver_name:polymock\r\n# Persistence\r\nloading:0\r\n";
+
 /** RESP: commands are events, their arguments the body; the handshake commands clients send are answered when no mock does. */
 function respConversation(peer: Peer): Conversation {
   const decoder = respDecoder();
@@ -59,6 +65,7 @@ function respConversation(peer: Peer): Conversation {
     codec: "resp",
     decode: (chunk) => decoder.push(chunk).map((args) => ({ message: { event: args[0].toUpperCase(), body: args.slice(1) }, raw: args.join(" ") })),
     encode: encodeResp,
+    handshake: (turn) => RESP_HANDSHAKE.has(turn.message.event),
     async control(turn) {
       const msg = turn.message;
       const args = msg.body as string[];
@@ -74,6 +81,13 @@ function respConversation(peer: Peer): Conversation {
       switch (msg.event) {
         case "PING":
           return { reply: (msg.body as string[]).length ? encodeResp((msg.body as string[])[0]) : "+PONG\r\n" };
+        case "ECHO":
+          return { reply: encodeResp((msg.body as string[])[0] ?? "") };
+        case "INFO":
+          // Clients' ready checks (ioredis) read `loading:0` before their first command.
+          return { reply: encodeResp(SERVER_INFO) };
+        case "COMMAND":
+          return { reply: "*0\r\n" };
         case "AUTH":
         case "SELECT":
         case "CLIENT":
@@ -108,6 +122,7 @@ function lineConversation(peer: Peer): Conversation {
       peer.namespace = m[1];
       return "OK\n";
     },
+    handshake: () => false,
     fallback: () => ({}),
   };
 }
@@ -133,7 +148,7 @@ function onConnection(socket: net.Socket) {
     if (closed.signal.aborted || !conversation || !peer) return;
     const own = await conversation.control(turn);
     if (own !== undefined) return void socket.write(own);
-    const answer = await exchangeMessage(peer, turn.message, turn.raw, conversation.encode);
+    const answer = await exchangeMessage(peer, turn.message, turn.raw, conversation.encode, !conversation.handshake(turn));
     if (answer.matched) return send(answer);
     const { reply, close } = conversation.fallback(turn, answer.known);
     if (reply !== undefined && socket.writable) socket.write(reply);

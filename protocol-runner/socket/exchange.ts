@@ -72,6 +72,8 @@ export async function exchangeMessage(
   message: SocketMessage | undefined,
   raw: string,
   encode: (payload: unknown) => string | undefined,
+  /** false: a miss is not an undefined request (a protocol handshake the codec answers itself). */
+  captureMiss = true,
 ): Promise<Answer & { matched: boolean; known: boolean }> {
   const none = { frames: [], matched: false };
   const scope = await scopeFor(peer);
@@ -91,7 +93,7 @@ export async function exchangeMessage(
   // Only a mock naming the connect event greets: one without an event answers messages, not connections.
   if (connect && result.matched && result.mock.socket?.event !== CONNECT_EVENT) return { ...none, known: true };
   if (!result.matched) {
-    if (!connect) recordMiss(scope, { protocol: peer.protocol, method: "MESSAGE", path: `${scope.path} ${msg.event}`, body: msg.body });
+    if (!connect && captureMiss) recordMiss(scope, { protocol: peer.protocol, method: "MESSAGE", path: `${scope.path} ${msg.event}`, body: msg.body });
     return { ...none, known: true };
   }
   const { response } = result;

@@ -29,7 +29,7 @@ export function PluginProtocolsCard({ namespace, pollMs }: { namespace: string; 
                 <div className="font-medium">{p.name}</div>
                 <div className="mt-1 flex items-center gap-1">
                   <code className="font-mono text-xs">{p.serverName}</code>
-                  <CopyButton value={p.serverName} label={`Copy ${p.serverName}`} />
+                  <CopyButton value={p.serverName} size="sm" aria-label={`Copy ${p.serverName}`} />
                 </div>
               </div>
               <dl className="grid grid-cols-[6rem_1fr] gap-x-2 gap-y-1 text-xs text-muted-foreground">
