@@ -7,7 +7,7 @@
 // a hostile request must not bloat the database or fail a whole batch.
 import type { z } from "zod";
 import type { MockRequestLog } from "@/server/contracts/organisation-endpoints";
-import { db, Prisma } from "@/server/db/client";
+import { db, Prisma, rawPool, rawTransaction } from "@/server/db/client";
 import { findMock } from "./mocks";
 import type { NamespaceScope } from "./namespace-access";
 
@@ -147,17 +147,19 @@ export async function recordRequestLogs(rows: RequestLogRow[], options: { replac
       response: boundCapturedBody(r.response) ?? null,
     })),
   );
-  const insert = db().$executeRaw`
+  const insert = `
     INSERT INTO "RequestLog" ("namespaceId", "mockId", "calledAt", "method", "url", "headers", "query", "body", "status", "durationMs", "response")
     SELECT x."namespaceId"::uuid, x."mockId", (x."calledAt"::timestamptz AT TIME ZONE 'UTC'), x."method", x."url", x."headers", x."query", x."body", x."status", x."durationMs", x."response"
-    FROM json_to_recordset(${payload}::json) AS x("namespaceId" text, "mockId" text, "calledAt" text, "method" text, "url" text, "headers" jsonb, "query" jsonb, "body" jsonb, "status" int, "durationMs" float8, "response" jsonb)`;
+    FROM json_to_recordset($1::json) AS x("namespaceId" text, "mockId" text, "calledAt" text, "method" text, "url" text, "headers" jsonb, "query" jsonb, "body" jsonb, "status" int, "durationMs" float8, "response" jsonb)`;
   const replacing = options.replacing ?? [];
-  if (replacing.length === 0) return insert;
+  // On the serving hot path: plain pg, not Prisma (server/db/client.ts, rawPool).
+  if (replacing.length === 0) return (await rawPool().query(insert, [payload])).rowCount ?? 0;
   // A batch that brought a mock its whole retention (its newest LOG_KEEP hits) replaces that mock's log:
   // an indexed delete, not a sort of old and new rows; one transaction, so a reader never sees it empty.
-  const deletes = replacing.map((m) => db().$executeRaw`DELETE FROM "RequestLog" WHERE "namespaceId" = ${m.namespaceId}::uuid AND "mockId" = ${m.mockId}`);
-  const results = await db().$transaction([...deletes, insert]);
-  return results[results.length - 1];
+  return rawTransaction(async (client) => {
+    for (const m of replacing) await client.query(`DELETE FROM "RequestLog" WHERE "namespaceId" = $1::uuid AND "mockId" = $2`, [m.namespaceId, m.mockId]);
+    return (await client.query(insert, [payload])).rowCount ?? 0;
+  });
 }
 
 /**
