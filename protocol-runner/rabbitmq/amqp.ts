@@ -33,9 +33,9 @@ export function checkBrokerUrl(url: string): URL {
   return u;
 }
 
-export function confirmPublish(channel: ConfirmChannel, reply: Reply): Promise<void> {
+export function publishOptions(reply: Reply): Options.Publish {
   const p = reply.properties;
-  const options: Options.Publish = {
+  return {
     contentType: p.contentType,
     headers: p.headers,
     ...(p.correlationId !== undefined ? { correlationId: p.correlationId } : {}),
@@ -46,9 +46,13 @@ export function confirmPublish(channel: ConfirmChannel, reply: Reply): Promise<v
     ...(p.priority !== undefined ? { priority: p.priority } : {}),
     ...(p.deliveryMode !== undefined ? { deliveryMode: p.deliveryMode } : {}),
   };
+}
+
+/** Publishes and resolves on the broker's confirm. */
+export function confirmPublish(channel: ConfirmChannel, reply: Reply): Promise<void> {
   return new Promise((resolve, reject) => {
     try {
-      channel.publish(reply.exchange, reply.routingKey, reply.content, options, (err) => (err ? reject(err) : resolve()));
+      channel.publish(reply.exchange, reply.routingKey, reply.content, publishOptions(reply), (err) => (err ? reject(err) : resolve()));
     } catch (err) {
       reject(err);
     }
@@ -76,4 +80,54 @@ export async function ensureExchange(model: ChannelModel, exchange: string) {
   if (exchange === "" || exchange.startsWith("amq.")) return;
   const exists = await withChannel(model, (ch) => ch.checkExchange(exchange).then(() => true)).catch(() => false);
   if (!exists) await withChannel(model, (ch) => ch.assertExchange(exchange, "topic", { durable: true }));
+}
+
+// AMQP 0-9-1 method ids (class 90 "tx"), as amqplib's lib/defs.js numbers them; amqplib has no tx API.
+const TX_SELECT = 5898250;
+const TX_SELECT_OK = 5898251;
+const TX_COMMIT = 5898260;
+const TX_COMMIT_OK = 5898261;
+type RpcChannel = { rpc(method: number, fields: object, expect: number): Promise<unknown> };
+
+/** Publishes and acks made by `work`, committed with others in one transaction. */
+export type Transact = (work: () => void) => Promise<void>;
+
+/**
+ * Puts a channel in transaction mode and returns how to use it: each `work`
+ * (its publishes, acks and rejects) is applied by the broker when the
+ * returned promise resolves, all together or not at all. RabbitMQ refuses
+ * any command on the channel while a tx.commit is in flight, so work arriving
+ * meanwhile waits and goes into the next commit: a busy consumer commits once
+ * per batch, not once per message.
+ */
+export async function transactional(channel: Channel): Promise<Transact> {
+  const rpc = channel as unknown as RpcChannel;
+  await rpc.rpc(TX_SELECT, {}, TX_SELECT_OK);
+  type Pending = { work: () => void; resolve: () => void; reject: (err: unknown) => void };
+  let waiting: Pending[] = [];
+  let committing = false;
+  const flush = () => {
+    if (committing || waiting.length === 0) return;
+    const batch = waiting;
+    waiting = [];
+    committing = true;
+    const settle = (err?: unknown) => {
+      committing = false;
+      for (const p of batch) if (err === undefined) p.resolve(); else p.reject(err);
+      flush();
+    };
+    try {
+      for (const p of batch) p.work();
+    } catch (err) {
+      // The channel is closed: nothing of this batch reaches the broker.
+      settle(err);
+      return;
+    }
+    rpc.rpc(TX_COMMIT, {}, TX_COMMIT_OK).then(() => settle(), settle);
+  };
+  return (work) =>
+    new Promise<void>((resolve, reject) => {
+      waiting.push({ work, resolve, reject });
+      flush();
+    });
 }

@@ -1,17 +1,19 @@
-// One rabbitmq protocol server's life on its broker: a connection with a
-// confirm channel, one consumer per source queue its mocks name, replies
-// published and confirmed before the request is acked, and a reconnect with
-// back-off (1 s doubling to 30 s) whenever the connection or channel is lost.
-// Unacked requests go back to their queue when the connection drops, so a
-// broker restart loses none; a redelivered request whose reply was already
-// confirmed is acked without a second reply. Semantics: docs/decisions.md,
-// "Protocol runner", RabbitMQ.
+// One rabbitmq protocol server's life on its broker: a connection with one
+// transactional channel, one consumer per source queue its mocks name, and a
+// reconnect with back-off (1 s doubling to 30 s) whenever the connection or
+// channel is lost. A reply and the ack of its request are committed in one
+// transaction (group-committed across messages), so the broker applies both
+// or neither: a connection cut at any point neither loses a request (unacked
+// ones go back to their queue) nor answers one twice. Replies to another
+// broker (outputURL) are confirmed there before the ack; a redelivered
+// request whose such reply was confirmed is acked without a second reply.
+// Semantics: docs/decisions.md, "Protocol runner", RabbitMQ.
 import { createHash } from "node:crypto";
-import { connect, type ChannelModel, type ConfirmChannel, type ConsumeMessage, type Options } from "amqplib";
+import { connect, type Channel, type ChannelModel, type ConsumeMessage, type Options } from "amqplib";
 import { sourceKey, type RabbitSource } from "@/server/engine/protocols/rabbitmq";
 import { logger } from "@/server/lib/logger";
 import { safeLookup } from "@/server/lib/ssrf";
-import { brokerErrorReason, checkBrokerUrl, confirmPublish, ensureExchange, ensureQueue, withChannel } from "./amqp";
+import { brokerErrorReason, checkBrokerUrl, ensureExchange, ensureQueue, publishOptions, transactional, withChannel, type Transact } from "./amqp";
 import { serveDelivery, type Reply } from "./exchange";
 import { OutputBrokers } from "./output-brokers";
 
@@ -52,7 +54,9 @@ function urlWithCredentials(url: string, credentials: SessionConfig["credentials
 
 interface Live {
   model: ChannelModel;
-  channel: ConfirmChannel;
+  /** In transaction mode: a reply and the ack of its request are committed together. */
+  channel: Channel;
+  transact: Transact;
   /** Consumer tags by source key. */
   consumers: Map<string, string>;
   /** Output queues declared on this connection. */
@@ -117,10 +121,11 @@ export class BrokerSession {
         checkBrokerUrl(this.config.url);
         const model = await connect(urlWithCredentials(this.config.url, this.config.credentials), { lookup: safeLookup, timeout: 10_000 } as Options.Connect);
         model.on("error", (err) => this.log.warn({ err, serverName: this.config.serverName }, "rabbitmq connection error"));
-        const channel = await model.createConfirmChannel();
+        const channel = await model.createChannel();
         channel.on("error", (err) => this.log.warn({ err, serverName: this.config.serverName }, "rabbitmq channel error"));
         await channel.prefetch(PREFETCH);
-        const live: Live = { model, channel, consumers: new Map(), declared: new Set() };
+        const transact = await transactional(channel);
+        const live: Live = { model, channel, transact, consumers: new Map(), declared: new Set() };
         const lost = (why: string) => () => {
           if (this.live !== live) return;
           this.live = undefined;
@@ -214,7 +219,7 @@ export class BrokerSession {
     }
     void this.handle(live, key, queue, msg).catch((err) => {
       this.log.error({ err, serverName: this.config.serverName, queue }, "rabbitmq: message failed");
-      settle(live, msg, "reject");
+      void settle(live, msg, "reject");
     });
   }
 
@@ -222,7 +227,7 @@ export class BrokerSession {
     const props = msg.properties;
     const identity = props.messageId ? `m:${props.messageId}` : props.correlationId ? `c:${props.correlationId}` : undefined;
     if (msg.fields.redelivered && identity && this.replied.has(identity)) {
-      settle(live, msg, "ack");
+      await settle(live, msg, "ack");
       return;
     }
     const outcome = await serveDelivery(
@@ -242,22 +247,28 @@ export class BrokerSession {
     );
     if (outcome.kind !== "matched") {
       // Undefined request: rejected without requeue, so a queue with a dead-letter exchange keeps it there.
-      settle(live, msg, "reject");
+      await settle(live, msg, "reject");
       return;
     }
-    if (outcome.reply) {
-      try {
-        await this.publish(live, outcome.reply);
-      } catch (err) {
-        if (this.live !== live || isChannelClosed(err)) return; // redelivered after the reconnect
-        this.log.warn({ err, serverName: this.config.serverName, mockId: outcome.mockId }, "rabbitmq: reply not published");
-        settle(live, msg, "reject");
-        return;
+    const reply = outcome.reply;
+    let publish: (() => void) | undefined;
+    try {
+      if (reply?.url) {
+        // Another broker: its confirm first, then the ack (at least once: a cut between them answers twice).
+        await this.outputs.publish(reply);
+        if (identity) this.remember(identity);
+      } else if (reply) {
+        await this.declareOutput(live, reply);
+        publish = () => live.channel.publish(reply.exchange, reply.routingKey, reply.content, publishOptions(reply));
       }
+    } catch (err) {
+      if (this.live !== live || isChannelClosed(err)) return; // redelivered after the reconnect
+      this.log.warn({ err, serverName: this.config.serverName, mockId: outcome.mockId }, "rabbitmq: reply not published");
+      await settle(live, msg, "reject");
+      return;
     }
-    if (identity) this.remember(identity);
-    settle(live, msg, "ack");
-    outcome.afterSend?.();
+    // The reply and the ack in one commit: both or neither, so a cut connection neither loses nor doubles a reply.
+    if (await settle(live, msg, "ack", publish)) outcome.afterSend?.();
   }
 
   private remember(identity: string) {
@@ -265,15 +276,12 @@ export class BrokerSession {
     if (this.replied.size > REPLIED_KEEP) this.replied.delete(this.replied.values().next().value!);
   }
 
-  /** Publishes on the server's own confirm channel (or the output broker's) and resolves on the broker's confirm. */
-  private async publish(live: Live, reply: Reply) {
-    if (reply.url) return this.outputs.publish(reply);
-    if (reply.queue && !live.declared.has(outputKey(reply))) {
-      await ensureQueue(live.model, reply.queue);
-      if (reply.exchange) await withChannel(live.model, (ch) => ch.bindQueue(reply.queue!, reply.exchange, reply.routingKey));
-      live.declared.add(outputKey(reply));
-    }
-    await confirmPublish(live.channel, reply);
+  /** An output queue is declared (and bound to the output exchange) once per connection. */
+  private async declareOutput(live: Live, reply: Reply) {
+    if (!reply.queue || live.declared.has(outputKey(reply))) return;
+    await ensureQueue(live.model, reply.queue);
+    if (reply.exchange) await withChannel(live.model, (ch) => ch.bindQueue(reply.queue!, reply.exchange, reply.routingKey));
+    live.declared.add(outputKey(reply));
   }
 }
 
@@ -283,13 +291,20 @@ function isChannelClosed(err: unknown): boolean {
   return /closed/i.test((err as Error)?.message ?? "");
 }
 
-/** Acks or rejects on the channel the message came on; a closed channel means the broker requeued it already. */
-function settle(live: Live, msg: ConsumeMessage, how: "ack" | "reject") {
+/**
+ * Acks (with the reply's publish) or rejects on the channel the message came on, and commits; false when
+ * the channel closed first (the broker then requeues the message and drops
+ * the uncommitted reply, and the message is served again on the next connection).
+ */
+async function settle(live: Live, msg: ConsumeMessage, how: "ack" | "reject", publish?: () => void): Promise<boolean> {
   try {
-    if (how === "ack") live.channel.ack(msg);
-    else live.channel.nack(msg, false, false);
+    await live.transact(() => {
+      publish?.();
+      if (how === "ack") live.channel.ack(msg);
+      else live.channel.nack(msg, false, false);
+    });
+    return true;
   } catch {
-    // IllegalOperationError: channel closed; the broker redelivers the message on the next connection.
+    return false;
   }
 }
-

@@ -216,6 +216,43 @@ describe("RabbitMQ mocks", () => {
     }
   });
 
+  it("the connection cut mid-stream (TCP proxy): afterwards every request got exactly one reply", async () => {
+    const port = await freePort();
+    const proxy = await tcpProxy(port);
+    try {
+      const created = await server("flaky", `amqp://127.0.0.1:${port}`);
+      const input = await queue(q("flaky-in"), { durable: true });
+      const output = await queue(q("flaky-out"), { durable: true });
+      await save({ rabbitmq: { serverName: "flaky", queue: input, outputQueue: output }, response: { payload: { reply: "$.req.n" } } });
+      await consumed(input);
+
+      const replies = new Map<string, number>();
+      const reader = await client.createChannel();
+      await reader.consume(output, (m) => m && replies.set(JSON.parse(m.content.toString()).reply, (replies.get(JSON.parse(m.content.toString()).reply) ?? 0) + 1), { noAck: true });
+      const total = 300;
+      let cut = false;
+      for (let n = 0; n < total; n++) {
+        ch.sendToQueue(input, json({ n: String(n) }), { messageId: `m-${n}`, persistent: true });
+        if (!cut && n === 100) {
+          await until(async () => replies.size > 20, "replies before the cut");
+          proxy.cut();
+          cut = true;
+        }
+      }
+      await until(async () => replies.size === total, `${total} distinct replies`, 30_000);
+      expect((await getProtocolServer(scope, created.id)).state).toBe("listening");
+      // The runner did come back through the proxy after the cut.
+      expect(proxy.connections()).toBeGreaterThanOrEqual(2);
+      // Settled: nothing further arrives, and nothing arrived twice.
+      await until(async () => (await ch.checkQueue(input)).messageCount === 0, "the input queue drained");
+      await reader.close();
+      const doubled = [...replies].filter(([, count]) => count !== 1);
+      expect(doubled).toEqual([]);
+    } finally {
+      await proxy.close();
+    }
+  });
+
   it("wrong credentials are an error state naming ACCESS_REFUSED, not a crash", async () => {
     const created = await createProtocolServer(scope, CreateProtocolServerInput.parse({ name: "denied", protocol: "rabbitmq", url: "amqp://127.0.0.1:5672", credentials: { username: "guest", password: "wrong" } }));
     await until(async () => (await getProtocolServer(scope, created.id)).state === "error", "denied in error");
@@ -226,7 +263,9 @@ describe("RabbitMQ mocks", () => {
 /** A TCP proxy on `port` to the broker, which the test can cut. */
 async function tcpProxy(port: number) {
   const sockets = new Set<net.Socket>();
+  let connections = 0;
   const srv = net.createServer((inbound) => {
+    connections++;
     const outbound = net.connect(5672, "127.0.0.1");
     for (const s of [inbound, outbound]) {
       sockets.add(s);
@@ -239,6 +278,7 @@ async function tcpProxy(port: number) {
   });
   await new Promise<void>((r) => srv.listen(port, "127.0.0.1", r));
   return {
+    connections: () => connections,
     /** Cuts every connection through it (the listener stays). */
     cut() {
       for (const s of sockets) s.destroy();
