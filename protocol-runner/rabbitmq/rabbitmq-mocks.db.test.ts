@@ -7,13 +7,14 @@
 // TCP proxy the test controls). Queue names are unique per run.
 import { randomUUID } from "node:crypto";
 import net from "node:net";
-import { connect, type Channel, type ChannelModel, type ConsumeMessage } from "amqplib";
+import { connect, type Channel, type ChannelModel, type ConsumeMessage, type Message } from "amqplib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MockInput } from "@/server/contracts/mock";
 import { CreateProtocolServerInput } from "@/server/contracts/protocol-servers";
 import { db } from "@/server/db/client";
 import { invalidateAll, stopListening } from "@/server/serving/mock-index";
 import { stubRecorder } from "@/server/serving/recorder";
+import { deleteMock } from "@/server/services/mock-management";
 import { saveMock } from "@/server/services/mocks";
 import { resolveNamespace, type NamespaceScope } from "@/server/services/namespace-access";
 import { createProtocolServer, getProtocolServer } from "@/server/services/protocol-servers";
@@ -75,22 +76,25 @@ async function queue(name: string, options: Parameters<Channel["assertQueue"]>[1
   return name;
 }
 
-/** Waits until the runner consumes the queue. */
-const consumed = (name: string) => until(async () => (await ch.checkQueue(name)).consumerCount > 0, `a consumer on ${name}`);
-
-/** One basic.get on a throwaway channel: the queue may not exist yet, and a failed get closes its channel. */
-async function getOnce(name: string) {
+/** Runs `work` on a throwaway channel: a failed passive declare or get closes the channel it ran on. */
+async function throwaway<T>(work: (c: Channel) => Promise<T>): Promise<T> {
   const c = await client.createChannel();
   c.on("error", () => {});
   try {
-    return (await c.get(name, { noAck: true })) || undefined;
+    return await work(c);
   } finally {
     await c.close().catch(() => {});
   }
 }
 
+/** The consumers of a queue (0 while it does not exist). */
+const consumers = (name: string) => throwaway((c) => c.checkQueue(name)).then((r) => r.consumerCount, () => 0);
+
+/** Waits until the runner consumes the queue. */
+const consumed = (name: string) => until(async () => (await consumers(name)) > 0, `a consumer on ${name}`);
+
 /** The next message on a queue (polled with basic.get, so no consumer is left behind). */
-const next = (name: string): Promise<ConsumeMessage> => until(() => getOnce(name), `a message on ${name}`);
+const next = (name: string): Promise<Message> => until(() => throwaway((c) => c.get(name, { noAck: true })).then((m) => m || undefined), `a message on ${name}`);
 
 const json = (value: unknown) => Buffer.from(JSON.stringify(value));
 
@@ -153,6 +157,23 @@ describe("RabbitMQ mocks", () => {
     expect(reply.properties.contentType).toBe("application/json");
     expect(reply.content.toString()).toMatch(/"sum":/);
     await rpc.close();
+  });
+
+  it("a mock naming only an exchange and routing key (and no serverName) is consumed from the runner's own queue bound to it; removing the mock stops the consumer", async () => {
+    await server("events");
+    const exchange = q("events");
+    exchanges.add(exchange);
+    const output = await queue(q("events-out"));
+    const ownQueue = `polymock.amqp.events.${exchange}.order.*`;
+    queues.add(ownQueue);
+    const mock = await save({ rabbitmq: { exchange, routingKey: "order.*", outputQueue: output }, response: { payload: "event $.req.id" } });
+    await consumed(ownQueue);
+    // The runner declared the missing exchange (topic), so the wildcard binding routes.
+    ch.publish(exchange, "order.created", json({ id: "e1" }));
+    expect((await next(output)).content.toString()).toBe("event e1");
+
+    await deleteMock(actor, scope, mock.id);
+    await until(async () => (await consumers(ownQueue)) === 0, "the consumer cancelled");
   });
 
   it("an unmatched message is an undefined request of protocol rabbitmq with the reason, and is dead-lettered by a queue that has a DLX", async () => {
