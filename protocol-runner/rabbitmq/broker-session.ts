@@ -117,9 +117,10 @@ export class BrokerSession {
   private connectNow(): Promise<void> {
     return this.serial(async () => {
       if (this.closed || this.live) return;
+      let opened: ChannelModel | undefined;
       try {
         checkBrokerUrl(this.config.url);
-        const model = await connect(urlWithCredentials(this.config.url, this.config.credentials), { lookup: safeLookup, timeout: 10_000 } as Options.Connect);
+        const model = (opened = await connect(urlWithCredentials(this.config.url, this.config.credentials), { lookup: safeLookup, timeout: 10_000 } as Options.Connect));
         model.on("error", (err) => this.log.warn({ err, serverName: this.config.serverName }, "rabbitmq connection error"));
         const channel = await model.createChannel();
         channel.on("error", (err) => this.log.warn({ err, serverName: this.config.serverName }, "rabbitmq channel error"));
@@ -134,13 +135,14 @@ export class BrokerSession {
           this.report("error", `${why}; reconnecting`);
           this.schedule();
         };
+        // A cut connection closes the channel first: one reason for both.
         model.on("close", lost("connection to the broker lost"));
-        channel.on("close", lost("channel closed by the broker"));
+        channel.on("close", lost("connection to the broker lost"));
         this.live = live;
         this.attempt = 0;
         await this.syncConsumers();
       } catch (err) {
-        this.live?.model.close().catch(() => {});
+        void opened?.close().catch(() => {});
         this.live = undefined;
         const reason = brokerErrorReason(err, this.config.url);
         this.log.warn({ serverName: this.config.serverName, reason }, "rabbitmq: cannot connect");
