@@ -217,6 +217,36 @@ describe("RabbitMQ mocks", () => {
     expect((mine?.headers as Record<string, string[]>)[REASON_HEADER][0]).toMatch(/not valid JSON/);
   });
 
+  it("a message over the size limit is an undefined request with the reason (body not kept); the next one is served", async () => {
+    await server("sized");
+    const input = await queue(q("sized-in"));
+    const output = await queue(q("sized-out"));
+    await save({ rabbitmq: { serverName: "sized", queue: input, outputQueue: output }, response: { payload: "small enough" } });
+    await consumed(input);
+    process.env.RABBITMQ_MAX_BODY_BYTES = "64";
+    try {
+      ch.sendToQueue(input, Buffer.alloc(100, "x"));
+      ch.sendToQueue(input, Buffer.from("tiny"));
+      expect((await next(output)).content.toString()).toBe("small enough");
+    } finally {
+      delete process.env.RABBITMQ_MAX_BODY_BYTES;
+    }
+    await stubRecorder().drain();
+    const mine = (await db().undefinedRequest.findMany({ where: { namespaceId: scope.id, protocol: "rabbitmq" } })).find((c) => c.path.includes(input));
+    expect((mine?.headers as Record<string, string[]>)[REASON_HEADER][0]).toMatch(/100 bytes, over the limit of 64/);
+  });
+
+  it("outputURL publishes the reply through that broker (confirmed there before the request is acked)", async () => {
+    await server("relay");
+    const input = await queue(q("relay-in"));
+    const output = await queue(q("relay-out"));
+    await save({ rabbitmq: { serverName: "relay", queue: input, outputURL: BROKER, outputQueue: output }, response: { payload: { relayed: "$.req.v" } } });
+    await consumed(input);
+    ch.sendToQueue(input, json({ v: "r1" }));
+    expect(JSON.parse((await next(output)).content.toString())).toEqual({ relayed: "r1" });
+    await until(async () => (await ch.checkQueue(input)).messageCount === 0, "the request acked");
+  });
+
   it("a broker that cannot be reached is the server's error state with the reason; it connects once the broker is there", async () => {
     const port = await freePort();
     const created = await server("later", `amqp://127.0.0.1:${port}`, "error");
