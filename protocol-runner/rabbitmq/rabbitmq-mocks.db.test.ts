@@ -38,6 +38,7 @@ let client: ChannelModel;
 let ch: Channel;
 const queues = new Set<string>();
 const exchanges = new Set<string>();
+const serverNames: string[] = [];
 
 beforeAll(async () => {
   const { user } = await makeUser();
@@ -62,6 +63,7 @@ afterAll(async () => {
 
 /** Creates a rabbitmq protocol server and waits for the runner's state on it. */
 async function server(name: string, url = "amqp://127.0.0.1:5672", state: "listening" | "error" = "listening") {
+  serverNames.push(name);
   const created = await createProtocolServer(scope, CreateProtocolServerInput.parse({ name, protocol: "rabbitmq", url, credentials: { username: "guest", password: "guest" } }));
   await until(async () => (await getProtocolServer(scope, created.id)).state === state, `${name} ${state}`);
   return created;
@@ -165,7 +167,8 @@ describe("RabbitMQ mocks", () => {
     exchanges.add(exchange);
     const output = await queue(q("events-out"));
     const ownQueue = `polymock.amqp.events.${exchange}.order.*`;
-    queues.add(ownQueue);
+    // Without serverName every rabbitmq server of the namespace consumes it, each from its own queue.
+    for (const name of serverNames) queues.add(`polymock.amqp.${name}.${exchange}.order.*`);
     const mock = await save({ rabbitmq: { exchange, routingKey: "order.*", outputQueue: output }, response: { payload: "event $.req.id" } });
     await consumed(ownQueue);
     // The runner declared the missing exchange (topic), so the wildcard binding routes.
