@@ -1,4 +1,4 @@
-// The protocol-runner process: serves gRPC, socket (TCP/UDP) and SMTP mocks —
+// The protocol-runner process: serves gRPC, socket (TCP/UDP), SMTP and RabbitMQ mocks —
 // and, as each module is added to MODULES, broker mocks — from the same
 // database as the web process, with its listeners reconciled against the
 // protocol-server rows (./reconciler.ts) and reported on its health port.
@@ -10,6 +10,7 @@ import { startGrpc } from "./grpc/server";
 import { startHealthServer } from "./health-server";
 import { startPluginListener } from "./plugins/plugin-listener";
 import type { ProtocolModule } from "./module";
+import { rabbitmqModule } from "./rabbitmq/rabbitmq-module";
 import { startRunner } from "./reconciler";
 import { smtpModule } from "./smtp/smtp-module";
 import { socketModule } from "./socket/socket-module";
@@ -23,7 +24,7 @@ async function main() {
     throw new Error("database unreachable");
   });
   // One line per protocol module.
-  const MODULES: ProtocolModule[] = [socketModule(env.HOST), smtpModule(env.HOST)];
+  const MODULES: ProtocolModule[] = [socketModule(env.HOST), smtpModule(env.HOST), rabbitmqModule()];
   const runner = await startRunner(MODULES);
   // gRPC listens on GRPC_PORT, not on protocol-server rows; its services follow the uploaded protos and mocks.
   const grpc = await startGrpc({ port: env.GRPC_PORT, log });

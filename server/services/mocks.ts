@@ -55,6 +55,11 @@ function matchingKeys(def: MockBody): string {
     const { senderConditions, recipientConditions, subjectConditions, bodyConditions, headerConditions } = def.smtp;
     return canonical([senderConditions ?? [], recipientConditions ?? [], subjectConditions ?? [], bodyConditions ?? [], headerConditions ?? []]);
   }
+  // RabbitMQ mocks of one queue differ by body and header conditions, and by the server and binding they consume through.
+  if (def.rabbitmq) {
+    const { conditions, headers, serverName, exchange, routingKey } = def.rabbitmq;
+    return canonical([conditions ?? [], headers ?? [], serverName ?? "", exchange ?? "", routingKey ?? ""]);
+  }
   const block = (def.http ?? def.grpc ?? def.mcp ?? def.graphql ?? def.soap ?? def.sse ?? def.socket ?? def.s3 ?? {}) as Record<string, unknown>;
   // One tool name on two MCP server paths (pathPrefix) is two tools.
   const server = def.mcp ? [mcpServerPath(def.pathPrefix)] : [];

@@ -1,4 +1,4 @@
-// The placers of the protocols served by the web process (and gRPC and SMTP,
+// The placers of the protocols served by the web process (and gRPC, SMTP and RabbitMQ,
 // served by the protocol runner from the same indexes). A protocol missing
 // here is not served over HTTP (its mocks are skipped when indexes are built).
 import type { Protocol } from "@/server/contracts/mock";
@@ -8,6 +8,7 @@ import { placeHttp } from "./http";
 import { placeMcp } from "./mcp";
 import { placeS3 } from "./s3";
 import type { Placer, ServedProtocol } from "./placement";
+import { placeRabbitmq } from "./rabbitmq";
 import { placeSmtp } from "./smtp";
 import { placeSoap } from "./soap";
 import { placeSocket } from "./socket";
@@ -23,6 +24,7 @@ export const PLACERS: Partial<Record<ServedProtocol, Placer>> = {
   soap: placeSoap,
   grpc: placeGrpc,
   smtp: placeSmtp,
+  rabbitmq: placeRabbitmq,
 };
 
 export function placerFor(protocol: Protocol): Placer | undefined {
