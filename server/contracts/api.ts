@@ -6,6 +6,7 @@ import { emailEndpoints } from "./email";
 import { templateEndpoints, tempFileEndpoints } from "./file-endpoints";
 import type { Endpoint } from "./endpoint";
 import { eventEndpoints } from "./events";
+import { generatorEndpoints } from "./generators";
 import { grpcEndpoints } from "./grpc-endpoints";
 import { healthEndpoints } from "./health";
 import { identityProviderEndpoints } from "./identity-providers";
@@ -38,5 +39,6 @@ export const allEndpoints: Endpoint[] = [
   ...Object.values(organisationEndpoints),
   ...Object.values(protocolServerEndpoints),
   ...Object.values(pluginProtocolEndpoints),
+  ...Object.values(generatorEndpoints).flatMap((pair) => Object.values(pair)),
   ...Object.values(smtpMailboxEndpoints),
 ];

@@ -305,6 +305,12 @@ describe("every documented operation, success case, validated against the docume
     }
   });
 
+  it("generators", async () => {
+    const document = { openapi: "3.0.3", info: { title: "Contract", version: "1" }, paths: { "/a": { get: { responses: { 200: { description: "ok", content: { "application/json": { example: { a: 1 } } } } } } } } };
+    await ok("POST /api/v1/generators/openapi/preview", { body: { document } });
+    await ok("POST /api/v1/generators/openapi", { body: { document } });
+  });
+
   it("SMTP mailbox", async () => {
     const nsRow = await db().namespace.findUniqueOrThrow({ where: { name: NS } });
     const mail = (subject: string) =>
