@@ -11,6 +11,7 @@ import { membersRouter } from "./routers/members";
 import { foldersRouter, tagsRouter } from "./routers/mock-organisation";
 import { mocksRouter } from "./routers/mocks";
 import { namespacesRouter } from "./routers/namespaces";
+import { generatorsRouter } from "./routers/generators";
 import { protocolServersRouter } from "./routers/protocol-servers";
 import { smtpMailboxRouter } from "./routers/smtp-mailbox";
 import { requestLogsRouter } from "./routers/request-logs";
@@ -42,6 +43,7 @@ export const appRouter = createTRPCRouter({
   protocolServers: protocolServersRouter,
   smtpMailbox: smtpMailboxRouter,
   grpcProtos: grpcProtosRouter,
+  generators: generatorsRouter,
 });
 
 export type AppRouter = typeof appRouter;

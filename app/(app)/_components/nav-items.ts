@@ -1,4 +1,4 @@
-import { Activity, Boxes, Braces, Database, FileCode2, FileQuestion, Inbox, KeyRound, LayoutDashboard, type LucideIcon, Mail, Network, ScrollText, Server, Settings2, ShieldCheck, UserRound, Users } from "lucide-react";
+import { Activity, Boxes, Braces, Database, FileCode2, FileInput, FileQuestion, Inbox, KeyRound, LayoutDashboard, type LucideIcon, Mail, Network, ScrollText, Server, Settings2, ShieldCheck, UserRound, Users } from "lucide-react";
 
 export interface NavItem {
   href: string;
@@ -18,6 +18,7 @@ export const NAV: NavGroup[] = [
     items: [
       { href: "/dashboard", label: "Dashboard", icon: LayoutDashboard },
       { href: "/mocks", label: "Mocks", icon: Network },
+      { href: "/import", label: "Import", icon: FileInput },
       { href: "/undefined-requests", label: "Undefined requests", icon: FileQuestion },
       { href: "/logs", label: "Request log", icon: Activity },
       { href: "/mail", label: "Mailbox", icon: Inbox },
