@@ -5,7 +5,7 @@
 // UUID, e-mail, timestamp) and still fits the schema. A value the schema
 // pins down (enum, const, pattern, length or range limits, its own example)
 // is kept as the sampler made it.
-import OpenAPISampler from "openapi-sampler";
+import { sample as sampleOpenApi } from "openapi-sampler";
 
 type Schema = Record<string, unknown>;
 
@@ -105,6 +105,6 @@ function placeholders(value: unknown, schema: unknown, name: string | undefined,
  */
 export function sampleSchema(schema: unknown, opts: { spec?: unknown; fake?: boolean; direction?: "response" | "request" } = {}): unknown {
   if (!isObject(schema)) return undefined;
-  const value = OpenAPISampler.sample(schema as never, { skipReadOnly: opts.direction === "request", skipWriteOnly: opts.direction !== "request", quiet: true }, opts.spec as never);
+  const value = sampleOpenApi(schema as never, { skipReadOnly: opts.direction === "request", skipWriteOnly: opts.direction !== "request", quiet: true }, opts.spec as never);
   return opts.fake === false ? value : placeholders(value, schema, undefined, 0);
 }
