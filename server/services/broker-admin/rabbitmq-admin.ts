@@ -258,6 +258,8 @@ export async function publishRabbitMessage(scope: NamespaceScope, input: In<type
   return withAmqp(target, async ({ model }) => {
     const channel = await model.createConfirmChannel();
     channel.on("error", () => {});
+    // Publishing to a missing exchange only closes the channel, with no reason for the confirm to carry.
+    if (input.exchange) await channel.checkExchange(input.exchange);
     let routed = true;
     channel.on("return", () => {
       routed = false;
