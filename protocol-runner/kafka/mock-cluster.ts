@@ -27,7 +27,8 @@ export async function startKafkaMockCluster(limitMs = 10_000): Promise<KafkaMock
       reject(err);
     }
     child.once("error", (err) => fail(new Error(`cannot start kcat (is it installed?): ${err.message}`)));
-    child.once("exit", (code) => fail(new Error(`kcat exited (${code}) before the mock cluster was up: ${stderr.slice(0, 500)}`)));
+    const early = (code: number | null) => fail(new Error(`kcat exited (${code}) before the mock cluster was up: ${stderr.slice(0, 500)}`));
+    child.once("exit", early);
     child.stderr.setEncoding("utf8");
     let up = false;
     child.stderr.on("data", (chunk: string) => {
@@ -38,7 +39,8 @@ export async function startKafkaMockCluster(limitMs = 10_000): Promise<KafkaMock
         up = true;
         clearTimeout(timer);
         // Keep draining so a chatty kcat never blocks on a full pipe.
-        child.removeAllListeners("exit");
+        // Only this listener: `exited` (stop waits on it) must keep its own.
+        child.off("exit", early);
         stderr = "";
         resolve(m[1]);
       }

