@@ -113,7 +113,7 @@ function QueuesTab({ input, onPeek }: { input: Input; onPeek: (queue: string) =>
       onError: toastError,
     }),
   );
-  const purge = useMutation(trpc.brokers.rabbitPurgeQueue.mutationOptions({ onSuccess: (r) => (toast.success(`${r.messagesPurged} messages purged from ${r.queue}`), setConfirm(null), void refresh()), onError: toastError }));
+  const purge = useMutation(trpc.brokers.rabbitPurgeQueue.mutationOptions({ onSuccess: (r) => (toast.success(`${r.messagesPurged} message${r.messagesPurged === 1 ? "" : "s"} purged from ${r.queue}`), setConfirm(null), void refresh()), onError: toastError }));
   const remove = useMutation(trpc.brokers.rabbitDeleteQueue.mutationOptions({ onSuccess: (r) => (toast.success(`Queue ${r.queue} deleted`), setConfirm(null), void refresh()), onError: toastError }));
 
   const columns: DataColumn<Queue>[] = [
