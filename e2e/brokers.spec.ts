@@ -81,9 +81,9 @@ test("Kafka: produce a record, see the topic's count, peek it; a broker that can
 
   const topic = uniq("payments");
   await page.getByRole("tab", { name: "Produce" }).click();
-  await page.getByLabel("Topic").fill(topic);
-  await page.getByLabel("Key").fill("p-1");
-  await page.getByLabel("Value").fill('{"amount": 10}');
+  await page.getByRole("textbox", { name: "Topic", exact: true }).fill(topic);
+  await page.getByRole("textbox", { name: "Key", exact: true }).fill("p-1");
+  await page.getByRole("textbox", { name: "Value", exact: true }).fill('{"amount": 10}');
   await page.getByRole("button", { name: "Produce record" }).click();
   await expect(page.getByText(new RegExp(`Produced to ${topic} partition \\d+ at offset 0`))).toBeVisible();
 
@@ -99,5 +99,6 @@ test("Kafka: produce a record, see the topic's count, peek it; a broker that can
   await screenshot(page, "brokers-kafka-peek");
 
   await page.getByRole("tab", { name: "Consumer groups" }).click();
-  await expect(page.getByRole("alert")).toContainText("does not support listing consumer groups");
+  await expect(page.getByRole("tabpanel", { name: "Consumer groups" }).getByRole("alert")).toContainText("does not support listing consumer groups");
+  await screenshot(page, "brokers-kafka-groups");
 });
