@@ -184,15 +184,18 @@ function GroupsTab({ input }: { input: Input }) {
           Show
         </Button>
       </form>
-      {list.error ? <ApiErrorAlert error={list.error} /> : null}
-      <DataTable
-        label="Consumer groups"
-        columns={columns}
-        data={list.error ? [] : list.data?.groups}
-        isLoading={list.isLoading}
-        rowKey={(g) => g.groupId}
-        empty={{ icon: Users, title: "No consumer groups", body: "A group appears once a consumer with a group id has joined the cluster or committed offsets." }}
-      />
+      {list.error ? (
+        <ApiErrorAlert error={list.error} />
+      ) : (
+        <DataTable
+          label="Consumer groups"
+          columns={columns}
+          data={list.data?.groups}
+          isLoading={list.isLoading}
+          rowKey={(g) => g.groupId}
+          empty={{ icon: Users, title: "No consumer groups", body: "A group appears once a consumer with a group id has joined the cluster or committed offsets." }}
+        />
+      )}
     </div>
   );
 }
