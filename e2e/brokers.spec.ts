@@ -28,7 +28,16 @@ test.afterAll(async () => {
 
 const rowOf = (page: Page, name: string) => page.getByRole("row").filter({ hasText: name });
 
+/** Console errors and uncaught exceptions from now on: the screen must leave the console clean, also when a broker errs. */
+function consoleErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on("console", (msg) => void (msg.type() === "error" && errors.push(`console.error: ${msg.text()}`)));
+  page.on("pageerror", (err) => errors.push(`pageerror: ${err.message}`));
+  return errors;
+}
+
 test("RabbitMQ: create a queue, publish, peek, purge and delete it", async ({ page }) => {
+  const errors = consoleErrors(page);
   await loginViaUi(page, ws.owner);
   await page.goto(`/brokers?ns=${ws.namespace}`);
   await expect(page.getByText("No broker chosen")).toBeVisible();
@@ -71,10 +80,12 @@ test("RabbitMQ: create a queue, publish, peek, purge and delete it", async ({ pa
 
   await page.getByRole("tab", { name: "Exchanges" }).click();
   await expect(rowOf(page, "amq.topic")).toBeVisible();
+  expect(errors).toEqual([]);
 });
 
 test("Kafka: produce a record, see the topic's count, peek it; a broker that cannot list groups says so", async ({ page }) => {
   test.setTimeout(90_000);
+  const errors = consoleErrors(page);
   await loginViaUi(page, ws.owner);
   await openBroker(page, ws.namespace, "local-kafka");
   await expect(page.getByText(/cluster mockCluster/)).toBeVisible();
@@ -101,4 +112,5 @@ test("Kafka: produce a record, see the topic's count, peek it; a broker that can
   await page.getByRole("tab", { name: "Consumer groups" }).click();
   await expect(page.getByRole("tabpanel", { name: "Consumer groups" }).getByRole("alert")).toContainText("does not support listing consumer groups");
   await screenshot(page, "brokers-kafka-groups");
+  expect(errors).toEqual([]);
 });
