@@ -1,6 +1,7 @@
 // The tRPC API of the UI: one router per domain, each a thin layer over the
 // same service functions the REST route handlers call.
 import { auditRouter } from "./routers/audit";
+import { brokersRouter } from "./routers/brokers";
 import { dashboardRouter } from "./routers/dashboard";
 import { authRouter } from "./routers/auth";
 import { emailRouter } from "./routers/email";
@@ -44,6 +45,7 @@ export const appRouter = createTRPCRouter({
   smtpMailbox: smtpMailboxRouter,
   grpcProtos: grpcProtosRouter,
   generators: generatorsRouter,
+  brokers: brokersRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -1,6 +1,7 @@
 // Every HTTP endpoint of the service, for the OpenAPI document and the test
 // that checks each route handler is listed here.
 import { auditEndpoints } from "./audit";
+import { brokerAdminEndpoints } from "./broker-admin";
 import { authEndpoints } from "./auth";
 import { emailEndpoints } from "./email";
 import { templateEndpoints, tempFileEndpoints } from "./file-endpoints";
@@ -41,4 +42,5 @@ export const allEndpoints: Endpoint[] = [
   ...Object.values(pluginProtocolEndpoints),
   ...Object.values(generatorEndpoints).flatMap((pair) => Object.values(pair)),
   ...Object.values(smtpMailboxEndpoints),
+  ...Object.values(brokerAdminEndpoints),
 ];

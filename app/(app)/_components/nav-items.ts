@@ -1,4 +1,4 @@
-import { Activity, Boxes, Braces, Database, FileCode2, FileInput, FileQuestion, Inbox, KeyRound, LayoutDashboard, type LucideIcon, Mail, Network, ScrollText, Server, Settings2, ShieldCheck, UserRound, Users } from "lucide-react";
+import { Activity, Boxes, Braces, Database, FileCode2, FileInput, FileQuestion, Inbox, KeyRound, LayoutDashboard, type LucideIcon, Mail, Network, RadioTower, ScrollText, Server, Settings2, ShieldCheck, UserRound, Users } from "lucide-react";
 
 export interface NavItem {
   href: string;
@@ -25,6 +25,7 @@ export const NAV: NavGroup[] = [
       { href: "/stores", label: "Stores", icon: Database },
       { href: "/templates", label: "Templates & files", icon: FileCode2 },
       { href: "/protocol-servers", label: "Protocol servers", icon: Server },
+      { href: "/brokers", label: "Brokers", icon: RadioTower },
       { href: "/grpc", label: "gRPC protos", icon: Braces },
       { href: "/namespaces", label: "Namespace settings", icon: Settings2 },
     ],
