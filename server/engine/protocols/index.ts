@@ -8,6 +8,7 @@ import { placeHttp } from "./http";
 import { placeMcp } from "./mcp";
 import { placeS3 } from "./s3";
 import type { Placer, ServedProtocol } from "./placement";
+import { placeNats } from "./nats";
 import { placeRabbitmq } from "./rabbitmq";
 import { placeSmtp } from "./smtp";
 import { placeSoap } from "./soap";
@@ -25,6 +26,7 @@ export const PLACERS: Partial<Record<ServedProtocol, Placer>> = {
   grpc: placeGrpc,
   smtp: placeSmtp,
   rabbitmq: placeRabbitmq,
+  nats: placeNats,
 };
 
 export function placerFor(protocol: Protocol): Placer | undefined {
