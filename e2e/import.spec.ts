@@ -24,6 +24,7 @@ test("import an OpenAPI document: preview, pick, create, served; a second import
   await expect(page.getByRole("heading", { name: "Import", level: 1 })).toBeVisible();
 
   await page.getByLabel("Document text").fill("openapi: 3.0.3\ninfo: [unclosed\n");
+  await expect(page.getByRole("button", { name: "Preview mocks" })).toBeEnabled();
   await page.getByLabel("Document text").press("Control+Enter");
   await expect(alertWith(page, /invalid YAML: .*line 3, column 1/)).toBeVisible();
 

@@ -86,7 +86,8 @@ export function ImportPage() {
       },
     }),
   );
-  const ready = source === "url" ? url.trim() !== "" : source === "file" ? !!file : text.trim() !== "";
+  // The namespace comes from the URL once the console has loaded the caller's namespaces.
+  const ready = !!namespace && (source === "url" ? url.trim() !== "" : source === "file" ? !!file : text.trim() !== "");
   const runPreview = () => {
     if (!ready || preview.isPending) return;
     generate.reset();
