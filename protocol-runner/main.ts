@@ -10,6 +10,7 @@ import { startGrpc } from "./grpc/server";
 import { startHealthServer } from "./health-server";
 import { startPluginListener } from "./plugins/plugin-listener";
 import type { ProtocolModule } from "./module";
+import { kafkaModule } from "./kafka/kafka-module";
 import { rabbitmqModule } from "./rabbitmq/rabbitmq-module";
 import { startRunner } from "./reconciler";
 import { smtpModule } from "./smtp/smtp-module";
@@ -24,7 +25,7 @@ async function main() {
     throw new Error("database unreachable");
   });
   // One line per protocol module.
-  const MODULES: ProtocolModule[] = [socketModule(env.HOST), smtpModule(env.HOST), rabbitmqModule()];
+  const MODULES: ProtocolModule[] = [socketModule(env.HOST), smtpModule(env.HOST), rabbitmqModule(), kafkaModule()];
   const runner = await startRunner(MODULES);
   // gRPC listens on GRPC_PORT, not on protocol-server rows; its services follow the uploaded protos and mocks.
   const grpc = await startGrpc({ port: env.GRPC_PORT, log });

@@ -19,7 +19,7 @@ const { Kafka, KafkaJSError, logLevel, Partitioners } = kafkajs;
 type KafkaTarget = NonNullable<RenderedWebhook["kafka"]>;
 
 /** "host:port" or "[v6]:port" → its parts; the port defaults to Kafka's 9092. */
-function splitBroker(broker: string): { host: string; port: number } {
+export function splitBroker(broker: string): { host: string; port: number } {
   const m = /^(?:\[([^\]]+)\]|([^:]+))(?::(\d+))?$/.exec(broker);
   if (!m) throw new Error(`'${broker.slice(0, 200)}' is not host:port`);
   const port = m[3] === undefined ? 9092 : Number(m[3]);
@@ -28,7 +28,7 @@ function splitBroker(broker: string): { host: string; port: number } {
 }
 
 /** The guard speaks http(s); a broker's host is checked the same way (literal addresses here, names by safeLookup). */
-function assertAllowedBroker(host: string, port: number): void {
+export function assertAllowedBroker(host: string, port: number): void {
   assertAllowedTarget(new URL(`http://${net.isIPv6(host) ? `[${host}]` : host}:${port}/`));
 }
 
@@ -46,7 +46,7 @@ function recordOf(hook: RenderedWebhook, key: string | undefined): { key: string
  * safeLookup; `blocked` keeps the refusal, which kafkajs would otherwise turn
  * into a retriable connection error.
  */
-function guardedSockets(blocked: { error?: BlockedTargetError }): ISocketFactory {
+export function guardedSockets(blocked: { error?: BlockedTargetError }): ISocketFactory {
   const lookup: net.LookupFunction = (hostname, options, callback) =>
     safeLookup(hostname, options, (err, ...rest) => {
       if (err instanceof BlockedTargetError) blocked.error ??= err;
