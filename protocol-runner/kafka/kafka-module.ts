@@ -49,6 +49,8 @@ export interface KafkaModuleOptions {
   backoff?: { firstMs: number; maxMs: number };
   /** Tests: wraps every socket factory (to cut connections abruptly). */
   wrapSockets?: (factory: ISocketFactory) => ISocketFactory;
+  /** See FETCH_MAX_WAIT_MS. */
+  fetchMaxWaitMs?: number;
 }
 
 export function kafkaModule(opts: KafkaModuleOptions = {}): ProtocolModule {
@@ -73,6 +75,7 @@ export function kafkaModule(opts: KafkaModuleOptions = {}): ProtocolModule {
       },
       backoff: opts.backoff,
       wrapSockets: opts.wrapSockets,
+      fetchMaxWaitMs: opts.fetchMaxWaitMs,
     });
     const slot: Slot = { row, fingerprint: fingerprint(row), session, report: () => current };
     slot.session.start();

@@ -37,7 +37,15 @@ export interface SessionConfig {
   onState(state: "listening" | "error", reason: string | null): void;
   backoff?: { firstMs: number; maxMs: number };
   wrapSockets?: (factory: ISocketFactory) => ISocketFactory;
+  fetchMaxWaitMs?: number;
 }
+
+/**
+ * How long a fetch waits for records. A real broker answers as soon as
+ * records arrive, so this only bounds idle polling; librdkafka's mock cluster
+ * waits it out, so there it is the request→reply latency.
+ */
+export const FETCH_MAX_WAIT_MS = Number(process.env.KAFKA_FETCH_MAX_WAIT_MS ?? 500);
 
 /** The server's own group: one per namespace and server, so every runner replica shares its records. */
 export const ownGroupId = (namespace: string, serverName: string) => `polymock.${namespace}.${serverName}`;
@@ -175,6 +183,10 @@ export class KafkaSession {
       const consumer = live.client.consumer({
         groupId,
         allowAutoTopicCreation: true,
+        // A runner cut off without leaving its group holds its partitions until this lapses: shorter than kafkajs's 30 s.
+        sessionTimeout: 10_000,
+        heartbeatInterval: 1000,
+        maxWaitTimeInMs: this.config.fetchMaxWaitMs ?? FETCH_MAX_WAIT_MS,
         // Crashes reconnect the whole session with back-off instead of kafkajs restarting in a loop.
         retry: { retries: 2, initialRetryTime: 200, maxRetryTime: 1000, restartOnFailure: async () => false },
       });

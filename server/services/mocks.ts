@@ -60,6 +60,11 @@ function matchingKeys(def: MockBody): string {
     const { conditions, headers, serverName, exchange, routingKey } = def.rabbitmq;
     return canonical([conditions ?? [], headers ?? [], serverName ?? "", exchange ?? "", routingKey ?? ""]);
   }
+  // Kafka mocks of one topic differ by value and header conditions, and by the server and consumer group they consume through.
+  if (def.kafka) {
+    const { conditions, headers, serverName, consumerGroup } = def.kafka;
+    return canonical([conditions ?? [], headers ?? [], serverName ?? "", consumerGroup ?? ""]);
+  }
   const block = (def.http ?? def.grpc ?? def.mcp ?? def.graphql ?? def.soap ?? def.sse ?? def.socket ?? def.s3 ?? {}) as Record<string, unknown>;
   // One tool name on two MCP server paths (pathPrefix) is two tools.
   const server = def.mcp ? [mcpServerPath(def.pathPrefix)] : [];
