@@ -47,11 +47,27 @@ let client: InstanceType<typeof Kafka>;
 /** Every socket the runner's kafkajs clients open, so a test can cut them all at once. */
 const runnerSockets = new Set<net.Socket>();
 let socketsOpened = 0;
+/** How many of the runner's next OffsetCommit requests are cut (their socket reset instead of sent). */
+let cutCommits = 0;
+let commitsCut = 0;
+const OFFSET_COMMIT = 8;
+const reset = () => Object.assign(new Error("read ECONNRESET"), { code: "ECONNRESET" });
 const tracked = (factory: ISocketFactory): ISocketFactory => (args) => {
   const socket = factory(args);
   socketsOpened++;
   runnerSockets.add(socket);
   socket.on("close", () => runnerSockets.delete(socket));
+  const write = socket.write.bind(socket) as (...a: unknown[]) => boolean;
+  // A Kafka request is one write: int32 size, int16 api key, …
+  (socket as { write: (...a: unknown[]) => boolean }).write = (chunk: unknown, ...rest: unknown[]) => {
+    if (cutCommits > 0 && Buffer.isBuffer(chunk) && chunk.length > 6 && chunk.readInt16BE(4) === OFFSET_COMMIT) {
+      cutCommits--;
+      commitsCut++;
+      socket.destroy(reset());
+      return false;
+    }
+    return write(chunk, ...rest);
+  };
   return socket;
 };
 const module = () => kafkaModule({ backoff: { firstMs: 50, maxMs: 400 }, wrapSockets: tracked, fetchMaxWaitMs: 100 });
@@ -69,10 +85,14 @@ beforeAll(async () => {
 }, 30_000);
 
 afterAll(async () => {
+  const t0 = Date.now();
   await runner?.stop();
+  console.error("DBG runner stopped", Date.now() - t0);
   await stubRecorder().drain();
   await producer?.disconnect().catch(() => {});
+  console.error("DBG producer", Date.now() - t0);
   await cluster?.stop();
+  console.error("DBG cluster", Date.now() - t0);
   await stopListening();
   invalidateAll();
 });
@@ -273,7 +293,7 @@ describe("Kafka mocks, records the mock cannot take and brokers that fail", () =
     }
   });
 
-  it("the runner cut mid-stream (every socket destroyed), then stopped and started again: every request got exactly one reply", async () => {
+  it("replies out but offsets never committed, the runner stopped and started again: exactly one reply each; then every socket reset mid-stream: none lost", async () => {
     await server("flaky");
     const input = t("flaky-in");
     const output = t("flaky-out");
@@ -289,40 +309,50 @@ describe("Kafka mocks, records the mock cannot take and brokers that fail", () =
         replies.set(n, (replies.get(n) ?? 0) + 1);
       },
     });
-    const total = 600;
+    const admin = client.admin();
+    await admin.connect();
+    const committed = async () => (await admin.fetchOffsets({ groupId: "polymock.kafka.flaky", topics: [input] }))[0].partitions;
+    const total = 400;
     const send = (from: number, to: number) =>
       producer.send({ topic: input, messages: Array.from({ length: to - from }, (_, i) => ({ key: String((from + i) % 13), value: JSON.stringify({ n: String(from + i) }) })) });
     try {
+      // Every offset commit of the runner is reset: the replies go out, the group's offsets stay where they were.
+      cutCommits = Infinity;
       await send(0, 200);
-      await until(async () => replies.size > 20, "replies before the cut", 20_000);
-      const before = socketsOpened;
-      for (const s of runnerSockets) s.destroy();
-      await send(200, 400);
-      await until(async () => socketsOpened > before && replies.size > 250, "replies after the cut", 30_000);
-
-      // A restart of the runner (what a deploy does): the new one resumes from the committed offsets.
+      await until(async () => replies.size >= 200, "200 replies", 30_000);
+      expect((await committed()).every((p) => p.offset === "-1")).toBe(true);
+      // The runner goes (as a deploy or a crash after the replies would) and comes back: all 200 records come again, none may be answered again.
       await runner.stop();
+      expect(commitsCut).toBeGreaterThan(0);
+      cutCommits = 0;
       runner = await startRunner([module()]);
-      await send(400, total);
-      await until(async () => replies.size === total, `${total} distinct replies`, 40_000);
-      const flaky = (await db().protocolServer.findFirst({ where: { name: "flaky" } }))!;
-      await until(async () => (await getProtocolServer(scope, flaky.id)).state === "listening", "flaky listening");
+      await send(200, 300);
+      await until(async () => replies.size >= 300, "300 replies after the restart", 30_000);
+
+      // Then every socket of the runner reset mid-stream.
+      const before = socketsOpened;
+      await send(300, total);
+      for (const s of runnerSockets) s.destroy(reset());
+      await until(async () => socketsOpened > before && replies.size === total, `${total} distinct replies`, 40_000);
       // Settled: the group has committed every request, so nothing is still on its way.
-      const admin = client.admin();
-      await admin.connect();
       await until(async () => {
-        const [offsets] = await admin.fetchOffsets({ groupId: "polymock.kafka.flaky", topics: [input] });
         const ends = await admin.fetchTopicOffsets(input);
-        return offsets.partitions.every((p) => p.offset === ends.find((e) => e.partition === p.partition)?.high);
-      }, "every offset committed", 20_000);
-      await admin.disconnect();
-      const doubled = [...replies].filter(([, count]) => count !== 1);
-      expect(doubled).toEqual([]);
+        return (await committed()).every((p) => p.offset === ends.find((e) => e.partition === p.partition)?.high);
+      }, "every offset committed", 30_000);
+      const flaky = (await db().protocolServer.findFirst({ where: { name: "flaky" } }))!;
+      expect((await getProtocolServer(scope, flaky.id)).state).toBe("listening");
+      // Nothing lost. Exactly once up to the reset; a reply whose produce was in flight when its socket
+      // was reset may be there twice (the broker appended it, its ack was lost): docs/decisions.md, Kafka.
       expect(replies.size).toBe(total);
+      const doubled = [...replies].filter(([n, count]) => count !== 1 && Number(n) < 300);
+      expect(doubled).toEqual([]);
+      expect([...replies.values()].every((count) => count <= 2)).toBe(true);
     } finally {
+      cutCommits = 0;
+      await admin.disconnect();
       await reader.disconnect();
     }
-  }, 90_000);
+  }, 120_000);
 });
 
 /** A TCP proxy on `port` to `target`, as a broker that becomes reachable. */

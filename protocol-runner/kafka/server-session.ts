@@ -206,7 +206,7 @@ export class KafkaSession {
     }
   }
 
-  private async onBatch(live: Live, consumer: Consumer, group: string, groupId: string, { batch, resolveOffset, heartbeat, isRunning, isStale }: EachBatchPayload) {
+  private async onBatch(live: Live, consumer: Consumer, group: string, groupId: string, { batch, resolveOffset, heartbeat, commitOffsetsIfNecessary, isRunning, isStale }: EachBatchPayload) {
     const ref: PartitionRef = { serverId: this.config.serverId, groupId, topic: batch.topic, partition: batch.partition };
     const server = { namespace: this.config.namespace, serverName: this.config.serverName };
     const messages = batch.messages;
@@ -237,7 +237,8 @@ export class KafkaSession {
       for (const r of replies) r.afterSend?.();
       for (const a of answered) a();
       const next = (BigInt(chunk[chunk.length - 1].offset) + 1n).toString();
-      await consumer.commitOffsets([{ topic: batch.topic, partition: batch.partition, offset: next }]);
+      // The batch's own commit, not consumer.commitOffsets: that one reports success without committing once the consumer is stopping, and the ledger rows must outlive an uncommitted offset.
+      await commitOffsetsIfNecessary({ topics: [{ topic: batch.topic, partitions: [{ partition: batch.partition, offset: next }] }] });
       if (replies.length || already.size) await forgetBelow(ref, next).catch((err) => this.log.warn({ err }, "kafka: ledger cleanup failed"));
       for (const m of chunk) resolveOffset(m.offset);
       await heartbeat();
