@@ -85,14 +85,10 @@ beforeAll(async () => {
 }, 30_000);
 
 afterAll(async () => {
-  const t0 = Date.now();
   await runner?.stop();
-  console.error("DBG runner stopped", Date.now() - t0);
   await stubRecorder().drain();
   await producer?.disconnect().catch(() => {});
-  console.error("DBG producer", Date.now() - t0);
   await cluster?.stop();
-  console.error("DBG cluster", Date.now() - t0);
   await stopListening();
   invalidateAll();
 });
@@ -328,6 +324,8 @@ describe("Kafka mocks, records the mock cannot take and brokers that fail", () =
       runner = await startRunner([module()]);
       await send(200, 300);
       await until(async () => replies.size >= 300, "300 replies after the restart", 30_000);
+      // Exactly once so far: the 200 records served again after the restart were found in the reply ledger.
+      expect([...replies].filter(([, count]) => count !== 1)).toEqual([]);
 
       // Then every socket of the runner reset mid-stream.
       const before = socketsOpened;
@@ -341,11 +339,9 @@ describe("Kafka mocks, records the mock cannot take and brokers that fail", () =
       }, "every offset committed", 30_000);
       const flaky = (await db().protocolServer.findFirst({ where: { name: "flaky" } }))!;
       expect((await getProtocolServer(scope, flaky.id)).state).toBe("listening");
-      // Nothing lost. Exactly once up to the reset; a reply whose produce was in flight when its socket
-      // was reset may be there twice (the broker appended it, its ack was lost): docs/decisions.md, Kafka.
+      // Nothing lost. A reply whose produce was in flight when its socket was reset may be there twice
+      // (the broker appended it, its ack was lost, the record came again): docs/decisions.md, Kafka.
       expect(replies.size).toBe(total);
-      const doubled = [...replies].filter(([n, count]) => count !== 1 && Number(n) < 300);
-      expect(doubled).toEqual([]);
       expect([...replies.values()].every((count) => count <= 2)).toBe(true);
     } finally {
       cutCommits = 0;

@@ -18,8 +18,13 @@ export async function startKafkaMockCluster(limitMs = 10_000): Promise<KafkaMock
     stdio: ["ignore", "ignore", "pipe"],
   });
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  // A test process that dies without stop() must not leave kcat behind.
+  const orphan = () => child.kill("SIGKILL");
+  process.once("exit", orphan);
+  void exited.then(() => process.off("exit", orphan));
   const brokers = await new Promise<string>((resolve, reject) => {
     let stderr = "";
+    let up = false;
     const timer = setTimeout(() => fail(new Error(`kcat printed no mock-cluster address: ${stderr.slice(0, 500)}`)), limitMs);
     function fail(err: Error) {
       clearTimeout(timer);
@@ -27,9 +32,10 @@ export async function startKafkaMockCluster(limitMs = 10_000): Promise<KafkaMock
       reject(err);
     }
     child.once("error", (err) => fail(new Error(`cannot start kcat (is it installed?): ${err.message}`)));
-    child.once("exit", (code) => fail(new Error(`kcat exited (${code}) before the mock cluster was up: ${stderr.slice(0, 500)}`)));
+    child.once("exit", (code) => {
+      if (!up) fail(new Error(`kcat exited (${code}) before the mock cluster was up: ${stderr.slice(0, 500)}`));
+    });
     child.stderr.setEncoding("utf8");
-    let up = false;
     child.stderr.on("data", (chunk: string) => {
       if (up) return;
       stderr += chunk;
@@ -37,8 +43,7 @@ export async function startKafkaMockCluster(limitMs = 10_000): Promise<KafkaMock
       if (m) {
         up = true;
         clearTimeout(timer);
-        // Keep draining so a chatty kcat never blocks on a full pipe.
-        child.removeAllListeners("exit");
+        // Keep draining (the listener stays) so a chatty kcat never blocks on a full pipe.
         stderr = "";
         resolve(m[1]);
       }
