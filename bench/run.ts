@@ -18,6 +18,7 @@ import * as grpc from "@grpc/grpc-js";
 import protobuf from "protobufjs";
 import { G1_METHOD, G1_PROTO, G1_REPLY } from "./grpc/proto";
 import { installPeers, startMockoon, startWireMock, type Peer } from "./peers";
+import { benchQ2, benchQ2Alone } from "./kafka";
 
 const root = process.cwd();
 const DURATION = Number(process.env.BENCH_SECONDS ?? 8);
@@ -289,6 +290,11 @@ async function benchG1(api: Api, env: NodeJS.ProcessEnv, nodeFlags: string[]): P
 }
 
 async function main() {
+  // BENCH_ONLY=Q2 needs neither the build nor the web process.
+  if (process.env.BENCH_ONLY === "Q2") {
+    console.log(await benchQ2Alone({ serverUrl: process.env.DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres", seconds: DURATION, rounds: ROUNDS_USED }));
+    process.exit(0);
+  }
   if (buildIsStale(root)) {
     console.log("building (next build)…");
     if (spawnSync(process.execPath, [path.join(root, "node_modules/next/dist/bin/next"), "build"], { stdio: "inherit" }).status !== 0) throw new Error("build failed");
@@ -443,6 +449,11 @@ async function main() {
     rows.push(g1.row);
     console.log(g1.row);
     pickUp = g1.pickUp;
+  }
+  if (!only || only.includes("Q2")) {
+    const q2 = await benchQ2({ databaseUrl, seconds: DURATION, rounds: ROUNDS_USED, env });
+    rows.push(q2);
+    console.log(q2);
   }
   console.log("\nworkload               ours                                  | raw node (G1: plain grpc-js) | ours/raw");
   for (const r of rows) console.log(r);
