@@ -140,7 +140,7 @@ const k = (n: number) => (n >= 1000 ? `${(n / 1000).toFixed(1)}k` : n.toFixed(0)
 
 /** Runs Q2 and returns its printed row. */
 export async function benchQ2(opts: Q2Options): Promise<string> {
-  const concurrency = opts.concurrency ?? 10;
+  const concurrency = opts.concurrency ?? Number(process.env.BENCH_KAFKA_CONCURRENCY ?? 10);
   const cluster = await startKafkaMockCluster();
   const run = randomUUID().slice(0, 8);
   const topics = { oursIn: `q2-${run}-in`, oursOut: `q2-${run}-out`, echoIn: `q2-${run}-echo-in`, echoOut: `q2-${run}-echo-out` };
