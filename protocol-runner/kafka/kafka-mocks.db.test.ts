@@ -70,7 +70,7 @@ const tracked = (factory: ISocketFactory): ISocketFactory => (args) => {
   };
   return socket;
 };
-const module = () => kafkaModule({ backoff: { firstMs: 50, maxMs: 400 }, wrapSockets: tracked, fetchMaxWaitMs: 100 });
+const kafka = () => kafkaModule({ backoff: { firstMs: 50, maxMs: 400 }, wrapSockets: tracked, fetchMaxWaitMs: 100 });
 
 beforeAll(async () => {
   cluster = await startKafkaMockCluster();
@@ -78,7 +78,7 @@ beforeAll(async () => {
   await makeNamespace("kafka", { [user.id]: "owner" });
   actor = actorFor(user);
   scope = await resolveNamespace(actor, "kafka");
-  runner = await startRunner([module()]);
+  runner = await startRunner([kafka()]);
   client = new Kafka({ brokers: [cluster.brokers], logLevel: logLevel.NOTHING });
   producer = client.producer({ allowAutoTopicCreation: true });
   await producer.connect();
@@ -321,7 +321,7 @@ describe("Kafka mocks, records the mock cannot take and brokers that fail", () =
       await runner.stop();
       expect(commitsCut).toBeGreaterThan(0);
       cutCommits = 0;
-      runner = await startRunner([module()]);
+      runner = await startRunner([kafka()]);
       await send(200, 300);
       await until(async () => replies.size >= 300, "300 replies after the restart", 30_000);
       // Exactly once so far: the 200 records served again after the restart were found in the reply ledger.
