@@ -201,12 +201,12 @@ export class KafkaSession {
         autoCommit: false,
         eachBatchAutoResolve: false,
         partitionsConsumedConcurrently: 4,
-        eachBatch: (payload) => this.onBatch(live, consumer, group, groupId, payload),
+        eachBatch: (payload) => this.onBatch(live, group, groupId, payload),
       });
     }
   }
 
-  private async onBatch(live: Live, consumer: Consumer, group: string, groupId: string, { batch, resolveOffset, heartbeat, commitOffsetsIfNecessary, isRunning, isStale }: EachBatchPayload) {
+  private async onBatch(live: Live, group: string, groupId: string, { batch, resolveOffset, heartbeat, commitOffsetsIfNecessary, isRunning, isStale }: EachBatchPayload) {
     const ref: PartitionRef = { serverId: this.config.serverId, groupId, topic: batch.topic, partition: batch.partition };
     const server = { namespace: this.config.namespace, serverName: this.config.serverName };
     const messages = batch.messages;
