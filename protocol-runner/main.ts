@@ -1,4 +1,4 @@
-// The protocol-runner process: serves gRPC, socket (TCP/UDP), SMTP and RabbitMQ mocks —
+// The protocol-runner process: serves gRPC, socket (TCP/UDP), SMTP, RabbitMQ and Kafka mocks —
 // and, as each module is added to MODULES, broker mocks — from the same
 // database as the web process, with its listeners reconciled against the
 // protocol-server rows (./reconciler.ts) and reported on its health port.
