@@ -1,13 +1,14 @@
 // `npm run bench`: the stub hot path against a raw node:http server returning
 // identical bytes (and with --peers WireMock and Mockoon), on the workloads of
 // the engine issue (W1–W7), with wrk or autocannon, and the protocol-runner's
-// gRPC unary against a plain grpc-js server (G1). Prints req/s as the median
+// gRPC unary against a plain grpc-js server (G1), and its RabbitMQ
+// request→reply against a plain amqplib echo consumer (Q1), and its Kafka
+// produce→reply against a plain kafkajs echo consumer on kcat's mock cluster (Q2). Prints req/s as the median
 // (min–max) of interleaved rounds, p50/p99 latency, the ratio to raw, peak RSS
 // of the server, and the time to batch-create 10,000 mocks. Not a test: no assertions.
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
-import net from "node:net";
 import path from "node:path";
 import autocannon from "autocannon";
 import pg from "pg";
@@ -17,40 +18,17 @@ import { buildIsStale } from "../server/runtime/build-check";
 import * as grpc from "@grpc/grpc-js";
 import protobuf from "protobufjs";
 import { G1_METHOD, G1_PROTO, G1_REPLY } from "./grpc/proto";
+import { benchQ1 } from "./rabbitmq";
 import { installPeers, startMockoon, startWireMock, type Peer } from "./peers";
 import { benchQ2, benchQ2Alone } from "./kafka";
+import { CONNECTIONS, cpuSeconds, DURATION, freePort, median, ROUNDS_USED, rpsText, startRunner, summarise, troubleText, waitForLine, type Api, type Measured, type Summary } from "./common";
 
 const root = process.cwd();
-const DURATION = Number(process.env.BENCH_SECONDS ?? 8);
-// 10 connections: the default of both wrk and autocannon.
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const PEERS = process.argv.includes("--peers");
 const ADMIN_PASSWORD = "bench-admin-password";
 // BENCH_TRANSIENT=1 marks the mocks transient (no request log, counters, live events): the engine alone.
 const TRANSIENT = process.env.BENCH_TRANSIENT === "1";
 const t = <T extends object>(mock: T) => (TRANSIENT ? { ...mock, transient: true } : mock);
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = net.createServer();
-    s.listen(0, "127.0.0.1", () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-function waitForLine(child: ChildProcess, text: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    let out = "";
-    child.stdout!.on("data", (d) => {
-      out += d;
-      if (out.includes(text)) resolve();
-    });
-    child.once("exit", (code) => reject(new Error(`exited ${code}: ${out}`)));
-  });
-}
 
 async function waitReady(url: string) {
   for (let i = 0; i < 300; i++) {
@@ -87,7 +65,6 @@ function requestHeaders(w: Workload): Record<string, string> {
   return { ...(w.body ? { "content-type": "application/json" } : {}), ...w.headers };
 }
 
-type Api = (method: string, p: string, body?: unknown) => Promise<unknown>;
 
 const WRK = process.env.BENCH_TOOL !== "autocannon" && spawnSync("wrk", ["--version"]).error === undefined;
 
@@ -114,11 +91,6 @@ async function wrkLoad(url: string, w: Workload, seconds: number) {
   return { rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? NaN), p50: ms("50"), p99: ms("99"), non2xx, errors: errors ? 1 : 0 };
 }
 
-/** CPU seconds (user + system) a process has used: per-request CPU is steadier than req/s on a busy machine. */
-function cpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
 
 async function warmUp(url: string, w: Workload) {
   if (WRK) await wrkLoad(url, w, 2);
@@ -136,10 +108,7 @@ async function measure(url: string, w: Workload, pid: number) {
   return { ...r, cpuUs: ((cpuSeconds(pid) - cpu0) / (r.rps * DURATION)) * 1e6 };
 }
 
-type Measured = Awaited<ReturnType<typeof measure>>;
 
-/** Rounds of interleaved runs; the median is reported, with min–max. Fewer than 3 would leave no median worth the name. */
-const ROUNDS_USED = Math.max(3, ROUNDS);
 
 /** One server on one workload, as measured in a set of interleaved rounds. */
 interface Target {
@@ -151,36 +120,8 @@ interface Target {
   warmUps: number;
 }
 
-interface Summary {
-  rps: number;
-  rpsMin: number;
-  rpsMax: number;
-  p50: number;
-  p99: number;
-  cpuUs: number;
-  non2xx: number;
-  errors: number;
-}
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-}
 
-function summarise(runs: Measured[]): Summary {
-  const rps = runs.map((r) => r.rps);
-  return {
-    rps: median(rps),
-    rpsMin: Math.min(...rps),
-    rpsMax: Math.max(...rps),
-    p50: median(runs.map((r) => r.p50)),
-    p99: median(runs.map((r) => r.p99)),
-    cpuUs: median(runs.map((r) => r.cpuUs)),
-    non2xx: runs.reduce((n, r) => n + r.non2xx, 0),
-    errors: runs.reduce((n, r) => n + r.errors, 0),
-  };
-}
 
 /**
  * Every target warmed on its workload, then ROUNDS_USED rounds in each of
@@ -198,10 +139,6 @@ async function interleaved(targets: Target[]): Promise<Summary[]> {
   return runs.map(summarise);
 }
 
-const k = (rps: number) => `${(rps / 1000).toFixed(1)}k`;
-/** "46.9k req/s (45.1k–47.3k)": the median and the range of the rounds. */
-const rpsText = (s: Summary) => `${k(s.rps).padStart(6)} req/s (${k(s.rpsMin)}–${k(s.rpsMax)})`;
-const troubleText = (s: Summary) => (s.non2xx || s.errors ? `  (non-2xx ${s.non2xx}, errors ${s.errors})` : "");
 
 /**
  * How soon a mock saved through the API is served by the runner (the issue's
@@ -255,11 +192,7 @@ async function benchG1(api: Api, env: NodeJS.ProcessEnv, nodeFlags: string[]): P
   await api("POST", "/api/v1/api-tester/import/grpc?namespace=sandbox", { name: "bench/greeter.proto", content: G1_PROTO });
   await api("POST", "/api/v1/mocks?namespace=sandbox", t({ id: "g1", grpc: { service: "bench.Greeter", method: "SayHello" }, response: { payload: G1_REPLY } }));
   const grpcPort = await freePort();
-  const runnerCmd = entryCommand(root, "protocol-runner/main.ts", false);
-  const runner = spawn(process.execPath, [...nodeFlags, ...runnerCmd.nodeArgs, runnerCmd.file], {
-    env: { ...env, GRPC_PORT: String(grpcPort), RUNNER_HEALTH_PORT: String(await freePort()), SERVICE_NAME: "protocol-runner" },
-    stdio: ["ignore", "inherit", "inherit"],
-  });
+  const runner = await startRunner(root, env, nodeFlags, { GRPC_PORT: String(grpcPort) });
   const plainPort = await freePort();
   const plain = spawn(process.execPath, ["--import", "tsx", "bench/grpc/plain-server.ts", String(plainPort)], { stdio: ["ignore", "pipe", "inherit"] });
   try {
@@ -450,12 +383,17 @@ async function main() {
     console.log(g1.row);
     pickUp = g1.pickUp;
   }
+  if (!only || only.includes("Q1")) {
+    const q1 = await benchQ1(api, root, env, profile);
+    rows.push(q1);
+    console.log(q1);
+  }
   if (!only || only.includes("Q2")) {
     const q2 = await benchQ2({ databaseUrl, seconds: DURATION, rounds: ROUNDS_USED, env });
     rows.push(q2);
     console.log(q2);
   }
-  console.log("\nworkload               ours                                  | raw node (G1: plain grpc-js) | ours/raw");
+  console.log("\nworkload               ours                                  | raw node (G1: plain grpc-js; Q1: plain amqplib; Q2: plain kafkajs) | ours/raw");
   for (const r of rows) console.log(r);
   if (peerRows.length) {
     console.log("\nworkload               peer        req/s   p99       | ours / peer");

@@ -6,14 +6,15 @@ import net from "node:net";
 import { expect, type Page } from "@playwright/test";
 import { choose } from "./mocks";
 
-/** Creates a server in the browser's New server dialog; `listening`: wait until the runner opened it. */
-export async function createServerInUi(page: Page, namespace: string, s: { protocol: "TCP" | "UDP" | "SMTP"; name: string; port: number }, listening = true) {
+/** Creates a server in the browser's New server dialog; `listening`: wait until the runner opened it (or connected to its broker). */
+export async function createServerInUi(page: Page, namespace: string, s: { protocol: "TCP" | "UDP" | "SMTP"; name: string; port: number } | { protocol: "RabbitMQ" | "NATS"; name: string; url: string }, listening = true) {
   await page.goto(`/protocol-servers?ns=${namespace}`);
   await page.getByRole("button", { name: "New server" }).first().click();
   const dialog = page.getByRole("dialog", { name: "New protocol server" });
   await choose(page, "Protocol", s.protocol);
   await dialog.getByLabel("Name", { exact: true }).fill(s.name);
-  await dialog.getByLabel("Port").fill(String(s.port));
+  if ("port" in s) await dialog.getByLabel("Port").fill(String(s.port));
+  else await dialog.getByLabel("URL").fill(s.url);
   await dialog.getByRole("button", { name: "Create server" }).click();
   const row = page.getByRole("row").filter({ hasText: s.name });
   await expect(row).toBeVisible();

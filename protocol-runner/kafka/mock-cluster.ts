@@ -24,7 +24,6 @@ export async function startKafkaMockCluster(limitMs = 10_000): Promise<KafkaMock
   void exited.then(() => process.off("exit", orphan));
   const brokers = await new Promise<string>((resolve, reject) => {
     let stderr = "";
-    let up = false;
     const timer = setTimeout(() => fail(new Error(`kcat printed no mock-cluster address: ${stderr.slice(0, 500)}`)), limitMs);
     function fail(err: Error) {
       clearTimeout(timer);
@@ -32,10 +31,10 @@ export async function startKafkaMockCluster(limitMs = 10_000): Promise<KafkaMock
       reject(err);
     }
     child.once("error", (err) => fail(new Error(`cannot start kcat (is it installed?): ${err.message}`)));
-    child.once("exit", (code) => {
-      if (!up) fail(new Error(`kcat exited (${code}) before the mock cluster was up: ${stderr.slice(0, 500)}`));
-    });
+    const early = (code: number | null) => fail(new Error(`kcat exited (${code}) before the mock cluster was up: ${stderr.slice(0, 500)}`));
+    child.once("exit", early);
     child.stderr.setEncoding("utf8");
+    let up = false;
     child.stderr.on("data", (chunk: string) => {
       if (up) return;
       stderr += chunk;
@@ -43,7 +42,9 @@ export async function startKafkaMockCluster(limitMs = 10_000): Promise<KafkaMock
       if (m) {
         up = true;
         clearTimeout(timer);
-        // Keep draining (the listener stays) so a chatty kcat never blocks on a full pipe.
+        // Keep draining so a chatty kcat never blocks on a full pipe.
+        // Only this listener: `exited` (stop waits on it) must keep its own.
+        child.off("exit", early);
         stderr = "";
         resolve(m[1]);
       }

@@ -9,11 +9,10 @@
 // request whose such reply was confirmed is acked without a second reply.
 // Semantics: docs/decisions.md, "Protocol runner", RabbitMQ.
 import { createHash } from "node:crypto";
-import { connect, type Channel, type ChannelModel, type ConsumeMessage, type Options } from "amqplib";
+import { connect, type Channel, type ChannelModel, type ConsumeMessage } from "amqplib";
 import { sourceKey, type RabbitSource } from "@/server/engine/protocols/rabbitmq";
 import { logger } from "@/server/lib/logger";
-import { safeLookup } from "@/server/lib/ssrf";
-import { brokerErrorReason, checkBrokerUrl, ensureExchange, ensureQueue, publishOptions, transactional, withChannel, type Transact } from "./amqp";
+import { brokerErrorReason, checkBrokerUrl, coalesceWrites, CONNECT_OPTIONS, ensureExchange, ensureQueue, publishOptions, transactional, withChannel, type Transact } from "./amqp";
 import { serveDelivery, type Reply } from "./exchange";
 import { OutputBrokers } from "./output-brokers";
 
@@ -120,7 +119,8 @@ export class BrokerSession {
       let opened: ChannelModel | undefined;
       try {
         checkBrokerUrl(this.config.url);
-        const model = (opened = await connect(urlWithCredentials(this.config.url, this.config.credentials), { lookup: safeLookup, timeout: 10_000 } as Options.Connect));
+        const model = (opened = await connect(urlWithCredentials(this.config.url, this.config.credentials), CONNECT_OPTIONS));
+        coalesceWrites(model);
         model.on("error", (err) => this.log.warn({ err, serverName: this.config.serverName }, "rabbitmq connection error"));
         const channel = await model.createChannel();
         channel.on("error", (err) => this.log.warn({ err, serverName: this.config.serverName }, "rabbitmq channel error"));

@@ -2,10 +2,9 @@
 // connection with a confirm channel per URL, opened on first use and dropped
 // when it fails (the next reply opens a new one). The URL is user data, so it
 // passes the outbound policy (server/lib/ssrf.ts) like a webhook's.
-import { connect, type ChannelModel, type ConfirmChannel, type Options } from "amqplib";
-import { safeLookup } from "@/server/lib/ssrf";
+import { connect, type ChannelModel, type ConfirmChannel } from "amqplib";
 import type { Reply } from "./exchange";
-import { checkBrokerUrl, confirmPublish, ensureQueue, withChannel } from "./amqp";
+import { checkBrokerUrl, CONNECT_OPTIONS, confirmPublish, ensureQueue, withChannel } from "./amqp";
 
 interface Output {
   model: ChannelModel;
@@ -21,7 +20,7 @@ export class OutputBrokers {
     if (!out) {
       out = (async () => {
         checkBrokerUrl(url);
-        const model = await connect(url, { lookup: safeLookup, timeout: 10_000 } as Options.Connect);
+        const model = await connect(url, CONNECT_OPTIONS);
         model.on("error", () => {});
         const channel = await model.createConfirmChannel();
         channel.on("error", () => {});

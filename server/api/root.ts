@@ -1,6 +1,7 @@
 // The tRPC API of the UI: one router per domain, each a thin layer over the
 // same service functions the REST route handlers call.
 import { auditRouter } from "./routers/audit";
+import { brokersRouter } from "./routers/brokers";
 import { dashboardRouter } from "./routers/dashboard";
 import { authRouter } from "./routers/auth";
 import { emailRouter } from "./routers/email";
@@ -11,6 +12,7 @@ import { membersRouter } from "./routers/members";
 import { foldersRouter, tagsRouter } from "./routers/mock-organisation";
 import { mocksRouter } from "./routers/mocks";
 import { namespacesRouter } from "./routers/namespaces";
+import { generatorsRouter } from "./routers/generators";
 import { protocolServersRouter } from "./routers/protocol-servers";
 import { smtpMailboxRouter } from "./routers/smtp-mailbox";
 import { requestLogsRouter } from "./routers/request-logs";
@@ -42,6 +44,8 @@ export const appRouter = createTRPCRouter({
   protocolServers: protocolServersRouter,
   smtpMailbox: smtpMailboxRouter,
   grpcProtos: grpcProtosRouter,
+  generators: generatorsRouter,
+  brokers: brokersRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -1,11 +1,13 @@
 // Every HTTP endpoint of the service, for the OpenAPI document and the test
 // that checks each route handler is listed here.
 import { auditEndpoints } from "./audit";
+import { brokerAdminEndpoints } from "./broker-admin";
 import { authEndpoints } from "./auth";
 import { emailEndpoints } from "./email";
 import { templateEndpoints, tempFileEndpoints } from "./file-endpoints";
 import type { Endpoint } from "./endpoint";
 import { eventEndpoints } from "./events";
+import { generatorEndpoints } from "./generators";
 import { grpcEndpoints } from "./grpc-endpoints";
 import { healthEndpoints } from "./health";
 import { identityProviderEndpoints } from "./identity-providers";
@@ -38,5 +40,7 @@ export const allEndpoints: Endpoint[] = [
   ...Object.values(organisationEndpoints),
   ...Object.values(protocolServerEndpoints),
   ...Object.values(pluginProtocolEndpoints),
+  ...Object.values(generatorEndpoints).flatMap((pair) => Object.values(pair)),
   ...Object.values(smtpMailboxEndpoints),
+  ...Object.values(brokerAdminEndpoints),
 ];

@@ -12,6 +12,8 @@ import { recordReceivedMail } from "@/server/services/smtp-mailbox";
 import { type CallOptions, makeToken, makeUser, sessionCookie } from "@/server/testing/fixtures";
 import { type SmtpSink, startSmtpSink } from "@/server/testing/smtp-sink";
 import { useTestDatabase } from "@/server/testing/use-test-database";
+import { type KafkaMockCluster, startKafkaMockCluster } from "@/protocol-runner/kafka/mock-cluster";
+import { connect as amqpConnect } from "amqplib";
 
 useTestDatabase();
 
@@ -33,6 +35,10 @@ const NOT_EXERCISED: Record<string, string> = {
   "PATCH /api/v1/mocks/batch/tags 409": "only a concurrent write",
   "PATCH /api/v1/mocks/batch/move 409": "only a concurrent write",
   "POST /api/v1/mocks/copy-to-namespace 409": "only a concurrent write",
+  // librdkafka's mock cluster (the only Kafka here) names a controller it does not list, so CreateTopics and DeleteTopics have nowhere to go; broker-admin/kafka-admin.db.test.ts covers their 502.
+  "POST /api/v1/api-tester/kafka/topics/create 2xx": "needs a real Kafka controller",
+  "POST /api/v1/api-tester/kafka/topics/create 409": "needs a real Kafka controller",
+  "POST /api/v1/api-tester/kafka/topics/delete 2xx": "needs a real Kafka controller",
 };
 
 type Req = Omit<CallOptions, "method" | "ip"> & { query?: string };
@@ -86,6 +92,7 @@ let outsider: { id: string; cookie: string };
 let readToken: string;
 let writeOnlyToken: string;
 let sink: SmtpSink;
+let kafkaCluster: KafkaMockCluster | undefined;
 const NS = "svc";
 
 /** The success case, remembered so the error cases reuse a request that otherwise parses. */
@@ -129,6 +136,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await sink?.stop();
+  await kafkaCluster?.stop();
 });
 
 const sha256 = (s: string) => createHash("sha256").update(s).digest("hex");
@@ -305,6 +313,42 @@ describe("every documented operation, success case, validated against the docume
     }
   });
 
+  it("generators", async () => {
+    const document = { openapi: "3.0.3", info: { title: "Contract", version: "1" }, paths: { "/a": { get: { responses: { 200: { description: "ok", content: { "application/json": { example: { a: 1 } } } } } } } } };
+    await ok("POST /api/v1/generators/openapi/preview", { body: { document } });
+    await ok("POST /api/v1/generators/openapi", { body: { document } });
+  });
+
+  it("message broker admin against the real RabbitMQ and the kcat Kafka mock cluster", async () => {
+    kafkaCluster = await startKafkaMockCluster();
+    const rmq = { cookie: admin.cookie, query: `namespace=${NS}` };
+    await expectAnswer("POST /api/v1/protocol-servers", { ...rmq, body: { name: "admin-rmq", protocol: "rabbitmq", url: "amqp://guest:guest@127.0.0.1:5672" } }, 201);
+    await expectAnswer("POST /api/v1/protocol-servers", { ...rmq, body: { name: "admin-kafka", protocol: "kafka", brokers: [kafkaCluster.brokers] } }, 201);
+    const queue = `openapi-${randomUUID().slice(0, 8)}`;
+    const r = { serverName: "admin-rmq" };
+    await ok("POST /api/v1/api-tester/rabbitmq/metadata", { body: r });
+    await ok("POST /api/v1/api-tester/rabbitmq/queues/create", { body: { ...r, queue, durable: false } }, 201);
+    await ok("POST /api/v1/api-tester/rabbitmq/queues", { body: { ...r, names: [queue] } });
+    await ok("POST /api/v1/api-tester/rabbitmq/publish", { body: { ...r, routingKey: queue, body: "hello", properties: { contentType: "text/plain" } } });
+    await ok("POST /api/v1/api-tester/rabbitmq/read", { body: { ...r, queue, count: 1 } });
+    await ok("POST /api/v1/api-tester/rabbitmq/queues/purge", { body: { ...r, queue } });
+    await ok("POST /api/v1/api-tester/rabbitmq/exchanges/create", { body: { ...r, exchange: `${queue}-x`, type: "topic", durable: false } }, 201);
+    await ok("POST /api/v1/api-tester/rabbitmq/exchanges", { body: r });
+    await ok("POST /api/v1/api-tester/rabbitmq/exchanges/delete", { body: { ...r, exchange: `${queue}-x` } });
+    await ok("POST /api/v1/api-tester/rabbitmq/queues/delete", { body: { ...r, queue } });
+    const k = { serverName: "admin-kafka" };
+    await ok("POST /api/v1/api-tester/kafka/metadata", { body: k });
+    await ok("POST /api/v1/api-tester/kafka/publish", { body: { ...k, topic: "openapi-topic", value: "v", key: "k", partition: 0 } });
+    await ok("POST /api/v1/api-tester/kafka/topics", { body: k });
+    await ok("POST /api/v1/api-tester/kafka/read", { body: { ...k, topic: "openapi-topic", limit: 1 } });
+    await ok("POST /api/v1/api-tester/kafka/consumer-groups", { body: { ...k, groups: ["nobody"] } });
+    // Not answerable by the mock cluster (NOT_EXERCISED); its request still serves the error cases below.
+    for (const [key, body] of [["POST /api/v1/api-tester/kafka/topics/create", { ...k, topic: "made" }], ["POST /api/v1/api-tester/kafka/topics/delete", { ...k, topic: "openapi-topic" }]] as const) {
+      successes.set(key, { cookie: admin.cookie, query: `namespace=${NS}`, body });
+      await expectAnswer(key, successes.get(key)!, 502);
+    }
+  });
+
   it("SMTP mailbox", async () => {
     const nsRow = await db().namespace.findUniqueOrThrow({ where: { name: NS } });
     const mail = (subject: string) =>
@@ -408,6 +452,28 @@ describe("the errors each operation documents", () => {
     const protos = await expectAnswer("POST /api/v1/api-tester/import/grpc", { cookie: admin.cookie, query: `namespace=${NS}`, body: { files: [{ name: "dep/base.proto", content: base }, { name: "dep/uses.proto", content: uses }] } }, 200);
     const baseId = protos.protos.find((p: { name: string }) => p.name === "dep/base.proto").id;
     await c("DELETE /api/v1/grpc/protos/{id}", { params: { id: baseId } });
+    const rmq = { serverName: "admin-rmq" };
+    const noApi = { url: "amqp://guest:guest@127.0.0.1:5672", managementUrl: "http://127.0.0.1:9" };
+    await c("POST /api/v1/api-tester/rabbitmq/queues", { body: noApi });
+    await c("POST /api/v1/api-tester/rabbitmq/exchanges", { body: noApi });
+    const held = `openapi-held-${randomUUID().slice(0, 8)}`;
+    await expectAnswer("POST /api/v1/api-tester/rabbitmq/queues/create", { cookie: admin.cookie, query: `namespace=${NS}`, body: { ...rmq, queue: held, durable: false } }, 201);
+    await c("POST /api/v1/api-tester/rabbitmq/queues/create", { body: { ...rmq, queue: held, durable: true } });
+    await expectAnswer("POST /api/v1/api-tester/rabbitmq/publish", { cookie: admin.cookie, query: `namespace=${NS}`, body: { ...rmq, routingKey: held, body: "x" } }, 200);
+    await c("POST /api/v1/api-tester/rabbitmq/queues/delete", { body: { ...rmq, queue: held, ifEmpty: true } });
+    await expectAnswer("POST /api/v1/api-tester/rabbitmq/exchanges/create", { cookie: admin.cookie, query: `namespace=${NS}`, body: { ...rmq, exchange: held, type: "fanout", durable: false } }, 201);
+    await c("POST /api/v1/api-tester/rabbitmq/exchanges/create", { body: { ...rmq, exchange: held, type: "direct", durable: false } });
+    // No bind endpoint in the table: amqplib binds, so the exchange is in use.
+    const amqp = await amqpConnect("amqp://guest:guest@127.0.0.1:5672");
+    try {
+      const ch = await amqp.createChannel();
+      await ch.bindQueue(held, held, "");
+      await c("POST /api/v1/api-tester/rabbitmq/exchanges/delete", { body: { ...rmq, exchange: held, ifUnused: true } });
+      await ch.deleteExchange(held);
+      await ch.deleteQueue(held);
+    } finally {
+      await amqp.close();
+    }
   });
 
   it("503 on forgot-password, e-mail ping and test while e-mail is not configured", async () => {

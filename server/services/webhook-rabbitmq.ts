@@ -44,7 +44,7 @@ export async function publishToRabbit(hook: RenderedWebhook): Promise<PublishOut
     timer = setTimeout(() => resolve({ ok: false, retry: true, error: `no confirmation within ${hook.timeoutMs} ms` }), hook.timeoutMs);
   });
   const attempt = (async (): Promise<PublishOutcome> => {
-    const model = (conn.model = await connect(target.url, { lookup: safeLookup, timeout: hook.timeoutMs }));
+    const model = (conn.model = await connect(target.url, { lookup: safeLookup, timeout: hook.timeoutMs, noDelay: true }));
     // A connection that fails later must not become an unhandled 'error' event.
     model.on("error", () => {});
     const channel = await model.createConfirmChannel();

@@ -1,4 +1,4 @@
-import { Activity, Boxes, Braces, Database, FileCode2, FileQuestion, Inbox, KeyRound, LayoutDashboard, type LucideIcon, Mail, Network, ScrollText, Server, Settings2, ShieldCheck, UserRound, Users } from "lucide-react";
+import { Activity, Boxes, Braces, Database, FileCode2, FileInput, FileQuestion, Inbox, KeyRound, LayoutDashboard, type LucideIcon, Mail, Network, RadioTower, ScrollText, Server, Settings2, ShieldCheck, UserRound, Users } from "lucide-react";
 
 export interface NavItem {
   href: string;
@@ -18,12 +18,14 @@ export const NAV: NavGroup[] = [
     items: [
       { href: "/dashboard", label: "Dashboard", icon: LayoutDashboard },
       { href: "/mocks", label: "Mocks", icon: Network },
+      { href: "/import", label: "Import", icon: FileInput },
       { href: "/undefined-requests", label: "Undefined requests", icon: FileQuestion },
       { href: "/logs", label: "Request log", icon: Activity },
       { href: "/mail", label: "Mailbox", icon: Inbox },
       { href: "/stores", label: "Stores", icon: Database },
       { href: "/templates", label: "Templates & files", icon: FileCode2 },
       { href: "/protocol-servers", label: "Protocol servers", icon: Server },
+      { href: "/brokers", label: "Brokers", icon: RadioTower },
       { href: "/grpc", label: "gRPC protos", icon: Braces },
       { href: "/namespaces", label: "Namespace settings", icon: Settings2 },
     ],

@@ -20,9 +20,10 @@ function pairsOfValues(record: unknown): Pair[] {
 /**
  * Rows of name and value, edited as text. `kind` says what they become:
  * "headers" — a name maps to the list of its values (a repeated name is
- * another value); "values" — a name maps to one value (JSON when it reads as JSON).
+ * another value); "values" — a name maps to one value (JSON when it reads as JSON);
+ * "strings" — a name maps to its text as typed.
  */
-export function KeyValueList({ idPrefix, noun, keyLabel, valueLabel, kind, record, onChange, valuePlaceholder }: { idPrefix: string; noun: string; keyLabel: string; valueLabel: string; kind: "headers" | "values"; record: unknown; onChange: (record: Record<string, unknown> | undefined) => void; valuePlaceholder?: string }) {
+export function KeyValueList({ idPrefix, noun, keyLabel, valueLabel, kind, record, onChange, valuePlaceholder }: { idPrefix: string; noun: string; keyLabel: string; valueLabel: string; kind: "headers" | "values" | "strings"; record: unknown; onChange: (record: Record<string, unknown> | undefined) => void; valuePlaceholder?: string }) {
   // Rows are local so a half-typed row (no name yet) is not lost; the record follows them.
   const [pairs, setPairs] = useState<Pair[]>(() => (kind === "headers" ? pairsOfHeaders(record) : pairsOfValues(record)));
   const commit = (next: Pair[]) => {
@@ -31,7 +32,7 @@ export function KeyValueList({ idPrefix, noun, keyLabel, valueLabel, kind, recor
     for (const { key, value } of next) {
       if (!key) continue;
       if (kind === "headers") out[key] = [...((out[key] as string[] | undefined) ?? []), value];
-      else out[key] = looseValue(value);
+      else out[key] = kind === "strings" ? value : looseValue(value);
     }
     onChange(Object.keys(out).length ? out : undefined);
   };

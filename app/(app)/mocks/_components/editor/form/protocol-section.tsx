@@ -7,6 +7,7 @@ import { protocolOfDraft } from "../draft";
 import { ConditionGroup } from "./condition-group";
 import { ConditionsBuilder } from "./conditions-builder";
 import { GrpcBlockForm } from "./grpc-block";
+import { BrokerBlockForm, KAFKA_FORM, RABBITMQ_FORM } from "./messaging-block";
 import { FormSection, LabeledInput, type DraftProps } from "./section";
 import { SmtpBlockForm } from "./smtp-block";
 import { SocketBlockForm } from "./socket-block";
@@ -24,15 +25,13 @@ interface BlockField {
 }
 
 /** Protocols with a form of their own (pickers over the namespace's protos and protocol servers). */
-type OwnForm = "http" | "grpc" | "smtp" | "socket";
+type OwnForm = "http" | "grpc" | "smtp" | "socket" | "kafka" | "rabbitmq";
 
 /** The match keys of each other protocol block (server/contracts/mock.ts); conditions lists follow. */
 const BLOCKS: Record<Exclude<Protocol, OwnForm>, { fields: BlockField[]; conditions?: { key: string; noun: string }[]; hint: string }> = {
   graphql: { fields: [{ key: "operation", label: "Operation", options: ["query", "mutation", "subscription"] }, { key: "field", label: "Field" }, { key: "type", label: "Type" }, { key: "path", label: "Path", placeholder: "/graphql" }], conditions: [{ key: "conditions", noun: "Variable condition" }], hint: "POST a JSON body with `query` to /stubs/<namespace>/<path>." },
   soap: { fields: [{ key: "service", label: "Service" }, { key: "method", label: "SOAP method" }, { key: "action", label: "SOAPAction" }, { key: "path", label: "Path", placeholder: "/soap" }], conditions: [{ key: "conditions", noun: "Envelope condition" }], hint: "POST XML with a SOAPAction header; the payload is the raw envelope." },
   mcp: { fields: [{ key: "method", label: "MCP method", options: ["tools/call", "prompts/get", "resources/read"] }, { key: "tool", label: "Tool" }, { key: "prompt", label: "Prompt" }, { key: "resource", label: "Resource" }, { key: "description", label: "Description" }], conditions: [{ key: "conditions", noun: "Argument condition" }], hint: "JSON-RPC 2.0 at /stubs/<namespace> (plus the path prefix)." },
-  kafka: { fields: [{ key: "topic", label: "Topic" }, { key: "serverName", label: "Server name" }, { key: "outputTopic", label: "Reply topic" }], conditions: [{ key: "conditions", noun: "Record condition" }], hint: "A record produced to the topic is matched; the reply goes to the reply topic." },
-  rabbitmq: { fields: [{ key: "queue", label: "Queue" }, { key: "serverName", label: "Server name" }, { key: "outputQueue", label: "Reply queue" }], conditions: [{ key: "conditions", noun: "Message condition" }], hint: "An AMQP message to the queue is matched; the reply goes to the reply queue." },
   // One path and one name: `route` is the older spelling of `eventPath`, and the server name is the mock's own (Matching and limits).
   sse: { fields: [{ key: "eventPath", label: "Event path", placeholder: "/events/orders", legacyKey: "route" }, { key: "eventName", label: "Default event name", placeholder: "message" }], hint: "GET with Accept: text/event-stream; the response streams the event chain below. Events without a name of their own get the default event name." },
   s3: { fields: [{ key: "bucket", label: "Bucket" }], hint: "Path-style S3 at /stubs/<namespace>/<bucket>/<key>: PUT stores, GET returns." },
@@ -105,6 +104,10 @@ function ProtocolBlock({ protocol, draft, set }: DraftProps & { protocol: Protoc
       return <SmtpBlockForm draft={draft} set={set} />;
     case "socket":
       return <SocketBlockForm draft={draft} set={set} />;
+    case "rabbitmq":
+      return <BrokerBlockForm spec={RABBITMQ_FORM} draft={draft} set={set} />;
+    case "kafka":
+      return <BrokerBlockForm spec={KAFKA_FORM} draft={draft} set={set} />;
     default:
       return <GenericBlock protocol={protocol} draft={draft} set={set} />;
   }

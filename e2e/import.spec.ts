@@ -1,0 +1,58 @@
+// The Import screen in Chromium: a document that cannot be read says where;
+// an uploaded OpenAPI 3.1 file previews as a list of new mocks with their
+// details; the picked ones are created and served (the default answer and a
+// named example chosen with Prefer); importing again shows them unchanged.
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { expect, test } from "@playwright/test";
+import { newWorkspace, type Workspace } from "./support/mocks";
+import { screenshot } from "./support/session";
+import { adminApi, alertWith, loginViaUi } from "./support/ui";
+
+const PETSTORE_31 = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../server/generators/__fixtures__/petstore-3.1.yaml");
+let ws: Workspace;
+
+test.beforeAll(async () => {
+  const api = await adminApi();
+  ws = await newWorkspace(api, "import");
+  await api.dispose();
+});
+
+test("import an OpenAPI document: preview, pick, create, served; a second import finds them unchanged", async ({ page, playwright }) => {
+  await loginViaUi(page, ws.owner);
+  await page.goto(`/import?ns=${ws.namespace}`);
+  await expect(page.getByRole("heading", { name: "Import", level: 1 })).toBeVisible();
+
+  await page.getByLabel("Document text").fill("openapi: 3.0.3\ninfo: [unclosed\n");
+  await page.getByLabel("Document text").press("Control+Enter");
+  await expect(alertWith(page, /invalid YAML: .*line 3, column 1/)).toBeVisible();
+
+  await page.getByRole("tab", { name: "Upload a file" }).click();
+  await page.getByLabel("Choose a document").setInputFiles(PETSTORE_31);
+  await expect(page.getByText(/petstore-3\.1\.yaml \(\d+ KB\)/)).toBeVisible();
+  await page.getByLabel("Path prefix").fill("/v1");
+  await page.getByRole("button", { name: "Preview mocks" }).click();
+  const table = page.getByRole("table", { name: "Mocks from the document" });
+  await expect(page.getByRole("status").filter({ hasText: "7 mocks: 7 new, 0 changing an existing mock, 0 unchanged." })).toBeVisible();
+  await expect(table.getByRole("row")).toHaveCount(8);
+  await page.getByRole("button", { name: "Details of GET /pets → 200 (example empty)" }).click();
+  await expect(page.getByText('"value": "(^|[\\\\s,;])example=empty($|[\\\\s,;])"')).toBeVisible();
+  await page.getByRole("checkbox", { name: "Select GET /pets → 500 (from the schema)" }).uncheck();
+  await screenshot(page, "import-preview");
+  await page.getByRole("button", { name: "Create 6 selected" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "6 created, 0 updated, 1 left as they were." })).toBeVisible();
+  await expect(table.getByRole("row").filter({ hasText: "GET /pets → 500" })).toContainText("skipped");
+
+  const stub = await playwright.request.newContext({ baseURL: process.env.E2E_BASE_URL });
+  await expect.poll(async () => (await stub.get(`/stubs/${ws.namespace}/v1/pets`)).status(), { timeout: 10_000 }).toBe(200);
+  expect(await (await stub.get(`/stubs/${ws.namespace}/v1/pets`)).json()).toEqual([
+    { id: 1, name: "Rex", tag: "dog" },
+    { id: 2, name: "Tom", tag: null },
+  ]);
+  expect(await (await stub.get(`/stubs/${ws.namespace}/v1/pets`, { headers: { Prefer: "example=empty" } })).json()).toEqual([]);
+  await stub.dispose();
+
+  await page.getByRole("button", { name: "Preview mocks" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "7 mocks: 1 new, 0 changing an existing mock, 6 unchanged." })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Create 1 selected" })).toBeVisible();
+});

@@ -1,0 +1,14 @@
+// Generators for the Import screen: the same service as the REST routes.
+import { z } from "zod";
+import { GENERATOR_KINDS, GeneratorRequest } from "@/server/contracts/generators";
+import { previewGenerator, runGenerator } from "@/server/services/generators";
+import { nsRead, nsWrite } from "../namespaced";
+import { createTRPCRouter } from "../trpc";
+
+const Input = z.object({ kind: z.enum(GENERATOR_KINDS), request: GeneratorRequest });
+
+export const generatorsRouter = createTRPCRouter({
+  // A mutation: a preview may fetch a URL and parse megabytes; nothing to cache.
+  preview: nsRead.input(Input).mutation(({ ctx, input }) => previewGenerator(input.kind, ctx.scope, input.request)),
+  generate: nsWrite.input(Input).mutation(({ ctx, input }) => runGenerator(input.kind, ctx.actor, ctx.scope, input.request)),
+});

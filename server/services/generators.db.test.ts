@@ -1,0 +1,151 @@
+// The OpenAPI generator's routes against a real database and the real stub
+// server: preview saves nothing; generating creates the mocks, and every
+// operation and response of the Petstore document, asked of /stubs over HTTP,
+// answers what the document's schema describes; a second run updates instead
+// of duplicating; documents that cannot be read, and URLs the outbound policy
+// refuses, are 400s that say where.
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import SwaggerParser from "@apidevtools/swagger-parser";
+import Ajv from "ajv";
+import addFormats from "ajv-formats";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import * as generateRoute from "@/app/api/v1/generators/openapi/route";
+import * as previewRoute from "@/app/api/v1/generators/openapi/preview/route";
+import { db } from "@/server/db/client";
+import { invalidateAll } from "@/server/serving/mock-index";
+import { call, makeUser, sessionCookie } from "@/server/testing/fixtures";
+import { useStubServer } from "@/server/testing/stub-server";
+import { useTestDatabase } from "@/server/testing/use-test-database";
+
+useTestDatabase();
+const NS = "gen";
+const stub = useStubServer(NS);
+const PETSTORE = readFileSync(path.join(__dirname, "../generators/__fixtures__/petstore-3.0.yaml"), "utf8");
+let cookie: string;
+let strangerCookie: string;
+
+beforeAll(async () => {
+  cookie = await sessionCookie(stub.actor.user.id);
+  strangerCookie = await sessionCookie((await makeUser()).user.id);
+});
+
+const preview = (body: unknown, c = cookie) => call(previewRoute.POST, `/api/v1/generators/openapi/preview?namespace=${NS}`, { method: "POST", cookie: c, body });
+const generate = (body: unknown) => call(generateRoute.POST, `/api/v1/generators/openapi?namespace=${NS}`, { method: "POST", cookie, body });
+const stored = () => db().mock.count({ where: { namespace: { name: NS }, deletedAt: null } });
+
+describe("POST /api/v1/generators/openapi", () => {
+  it("preview lists the mocks as new and saves nothing", async () => {
+    const res = await preview({ document: PETSTORE });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.created).toBe(res.body.mocks.length);
+    expect(res.body.mocks.every((m: { status: string }) => m.status === "new")).toBe(true);
+    expect(res.body.mocks[0]).toMatchObject({ id: "swagger-petstore-openapi-3.0-updatepet-200", protocol: "http", summary: "PUT /pet → 200 (from the schema), default" });
+    expect(await stored()).toBe(0);
+  });
+
+  it("generates the mocks, and every operation and response served over HTTP fits the document's schema", async () => {
+    const res = await generate({ document: PETSTORE, pathPrefix: "/v3", tags: ["petstore"] });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body).toMatchObject({ updated: 0, skipped: 0, warnings: [] });
+    expect(await stored()).toBe(res.body.created);
+    invalidateAll();
+
+    const spec = (await SwaggerParser.dereference(structuredClone((await import("yaml")).parse(PETSTORE)))) as any;
+    const ajv = new Ajv({ strict: false, allErrors: true });
+    addFormats(ajv);
+    let checked = 0;
+    for (const [p, item] of Object.entries<any>(spec.paths)) {
+      for (const [method, op] of Object.entries<any>(item)) {
+        if (!["get", "put", "post", "delete"].includes(method)) continue;
+        for (const key of Object.keys(op.responses)) {
+          const status = key === "default" ? 500 : Number(key);
+          const url = `${stub.base}/v3${p.replace(/\{[^}]+\}/g, "7")}`;
+          const answer = await fetch(url, { method: method.toUpperCase(), headers: { Prefer: `code=${status}`, "content-type": "application/json" }, body: method === "get" || method === "delete" ? undefined : "{}" });
+          const text = await answer.text();
+          expect(answer.status, `${method} ${p} ${key}: ${text}`).toBe(status);
+          const schema = op.responses[key].content?.["application/json"]?.schema;
+          if (schema) {
+            expect(answer.headers.get("content-type")).toMatch(/^application\/json/);
+            const validate = ajv.compile(schema);
+            expect(validate(JSON.parse(text)), `${method} ${p} ${key}: ${JSON.stringify(validate.errors)} in ${text}`).toBe(true);
+          }
+          checked++;
+        }
+      }
+    }
+    expect(checked).toBe(res.body.created);
+  });
+
+  it("a second run of the same document changes nothing; a changed document updates just what changed", async () => {
+    const again = await generate({ document: PETSTORE, pathPrefix: "/v3", tags: ["petstore"] });
+    expect(again.status, again.text).toBe(200);
+    expect(again.body).toMatchObject({ created: 0, updated: 0, skipped: again.body.mocks.length });
+    const changed = PETSTORE.replace("description: Invalid ID supplied\n        '404':\n          description: Pet not found", "description: Invalid ID supplied\n        '404':\n          description: Pet not found\n          content:\n            application/json:\n              example: {code: 404, message: no such pet}");
+    expect(changed).not.toBe(PETSTORE);
+    const third = await generate({ document: changed, pathPrefix: "/v3", tags: ["petstore"] });
+    expect(third.body.updated).toBe(1);
+    const updated = third.body.mocks.find((m: { status: string }) => m.status === "updated");
+    expect(updated.id).toMatch(/-404$/);
+    invalidateAll();
+    const notFound = await fetch(`${stub.base}/v3${updated.mock.http.route.replace(":petId", "1")}`, { method: updated.mock.http.httpMethod, headers: { Prefer: "code=404" } });
+    expect(await notFound.json()).toEqual({ code: 404, message: "no such pet" });
+  });
+
+  it("mockIds creates only the chosen mocks; an id the document does not give is a 400", async () => {
+    const doc = { openapi: "3.0.3", info: { title: "Pick", version: "1" }, paths: { "/a": { get: { responses: { 200: { description: "ok", content: { "application/json": { example: { a: 1 } } } } } } }, "/b": { get: { responses: { 200: { description: "ok" } } } } } };
+    const res = await generate({ document: doc, mockIds: ["pick-get-a-200"] });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body).toMatchObject({ created: 1, skipped: 1 });
+    expect(res.body.mocks.map((m: { id: string; status: string }) => [m.id, m.status])).toEqual([
+      ["pick-get-a-200", "created"],
+      ["pick-get-b-200", "skipped"],
+    ]);
+    const bad = await generate({ document: doc, mockIds: ["nope"] });
+    expect(bad.status).toBe(400);
+    expect(bad.body.details[0].field).toBe("mockIds");
+  });
+
+  it.each([
+    [{ document: "openapi: 3.0.0\ninfo: [unclosed\n" }, "document", { line: 3, column: 1 }],
+    [{ document: { openapi: "3.0.3", info: { title: "x", version: "1" }, paths: { "/a": { get: { responses: { 200: { description: "ok", content: { "application/json": { schema: { $ref: "/etc/passwd" } } } } } } } } } }, "document", { pointer: "/paths/~1a/get/responses/200/content/application~1json/schema" }],
+    [{ document: "just text" }, "document", {}],
+    [{ url: "http://169.254.169.254/openapi.json" }, "url", {}],
+    [{ url: "file:///etc/passwd" }, "url", {}],
+    [{}, "document", {}],
+  ])("a document it cannot read is a 400 that says where: %j", async (body, field, where) => {
+    const res = await preview(body);
+    expect(res.status, res.text).toBe(400);
+    expect(res.body.code).toBe("validation");
+    expect(res.body.details[0]).toMatchObject({ field, ...where });
+  });
+
+  it("fetches the document from a URL (redirects followed), and a failing URL is a 502", async () => {
+    const server = http.createServer((req, res) => {
+      if (req.url === "/moved") res.writeHead(302, { location: "/openapi.yaml" }).end();
+      else if (req.url === "/openapi.yaml") res.writeHead(200, { "content-type": "application/yaml" }).end(PETSTORE);
+      else res.writeHead(500).end("boom");
+    });
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const ok = await preview({ url: `${origin}/moved` });
+      expect(ok.status, ok.text).toBe(200);
+      expect(ok.body.mocks.length).toBeGreaterThan(10);
+      const failing = await preview({ url: `${origin}/broken` });
+      expect(failing.status).toBe(502);
+      expect(failing.body.error).toMatch(/answered 500/);
+    } finally {
+      server.close();
+    }
+  });
+
+  it("a namespace the caller cannot read is a 404", async () => {
+    const res = await preview({ document: PETSTORE }, strangerCookie);
+    expect(res.status).toBe(404);
+  });
+});
+
+afterAll(() => invalidateAll());
