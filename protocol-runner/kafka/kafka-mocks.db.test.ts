@@ -238,7 +238,7 @@ describe.each(["kafkajs", "kcat"] as const)("Kafka mocks, requests and replies t
   });
 });
 
-describe("Kafka mocks, records the mock cannot take and brokers that fail", () => {
+describe("Kafka mocks: records the mock cannot take, other brokers, failures", () => {
   it("bad JSON for a JSON condition and a value over the size limit are undefined requests with the reason; the consumer goes on", async () => {
     await server("parser");
     const input = t("parse-in");
@@ -267,6 +267,15 @@ describe("Kafka mocks, records the mock cannot take and brokers that fail", () =
     expect(reasons.some((r) => /not valid JSON/.test(r ?? ""))).toBe(true);
     expect(reasons.some((r) => /over the limit of 64/.test(r ?? ""))).toBe(true);
     expect(captured.find((c) => /not valid JSON/.test(reasonOf(c) ?? ""))?.body).toBe("{not json");
+  });
+
+  it("outputBrokers produces the reply through a producer of its own on those brokers", async () => {
+    await server("relay");
+    const input = t("relay-in");
+    const output = t("relay-out");
+    await save({ kafka: { serverName: "relay", topic: input, outputTopic: output, outputBrokers: ` ${cluster.brokers} ,` }, response: { payload: { relayed: "$.req.v" } } });
+    await produceWithKcat(input, JSON.stringify({ v: "r1" }));
+    expect(JSON.parse((await readWithKcat(output, 1))[0].value)).toEqual({ relayed: "r1" });
   });
 
   it("brokers that cannot be reached are the server's error state with the reason; it connects by itself once they are there", async () => {
