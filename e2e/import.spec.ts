@@ -5,7 +5,7 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { expect, test } from "@playwright/test";
-import { newWorkspace, type Workspace } from "./support/mocks";
+import { choose, newWorkspace, type Workspace } from "./support/mocks";
 import { screenshot } from "./support/session";
 import { adminApi, alertWith, loginViaUi } from "./support/ui";
 
@@ -55,4 +55,23 @@ test("import an OpenAPI document: preview, pick, create, served; a second import
   await page.getByRole("button", { name: "Preview mocks" }).click();
   await expect(page.getByRole("status").filter({ hasText: "7 mocks: 1 new, 0 changing an existing mock, 6 unchanged." })).toBeVisible();
   await expect(page.getByRole("button", { name: "Create 1 selected" })).toBeVisible();
+});
+
+test("import a GraphQL schema: pasted SDL previews a mock per root field; the created mocks answer a query", async ({ page, playwright }) => {
+  await loginViaUi(page, ws.owner);
+  await page.goto(`/import?ns=${ws.namespace}`);
+  await choose(page, "Format", /^GraphQL schema/);
+  await page.getByLabel("Document text").fill("type Query {\n  hello(name: String): String!\n  stats: Stats\n}\ntype Stats { visits: Int! since: DateTime }\nscalar DateTime\n");
+  await page.getByRole("button", { name: "Preview mocks" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "2 mocks: 2 new, 0 changing an existing mock, 0 unchanged." })).toBeVisible();
+  await expect(page.getByRole("table", { name: "Mocks from the document" })).toContainText("query stats: Stats");
+  await page.getByRole("button", { name: "Create 2 selected" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "2 created, 0 updated, 0 left as they were." })).toBeVisible();
+  const stub = await playwright.request.newContext({ baseURL: process.env.E2E_BASE_URL });
+  const ask = () => stub.post(`/stubs/${ws.namespace}/graphql`, { data: { query: "{ hello stats { visits } }" } });
+  await expect.poll(async () => (await ask()).status(), { timeout: 10_000 }).toBe(200);
+  const { data } = await (await ask()).json();
+  expect(data.hello).toBe("hello");
+  expect(typeof data.stats.visits).toBe("number");
+  await stub.dispose();
 });

@@ -29,3 +29,33 @@ export async function until<T>(check: () => Promise<T | undefined | false>, what
     await new Promise((r) => setTimeout(r, 20));
   }
 }
+
+/** A TCP proxy from `port` to a broker on 127.0.0.1:`target`, which the test can cut. */
+export async function tcpProxy(port: number, target: number) {
+  const sockets = new Set<net.Socket>();
+  let connections = 0;
+  const srv = net.createServer((inbound) => {
+    connections++;
+    const outbound = net.connect(target, "127.0.0.1");
+    for (const s of [inbound, outbound]) {
+      sockets.add(s);
+      s.on("error", () => {});
+      s.on("close", () => sockets.delete(s));
+    }
+    inbound.pipe(outbound).pipe(inbound);
+    inbound.on("close", () => outbound.destroy());
+    outbound.on("close", () => inbound.destroy());
+  });
+  await new Promise<void>((r) => srv.listen(port, "127.0.0.1", r));
+  return {
+    connections: () => connections,
+    /** Cuts every connection through it (the listener stays). */
+    cut() {
+      for (const s of sockets) s.destroy();
+    },
+    async close() {
+      for (const s of sockets) s.destroy();
+      await new Promise((r) => srv.close(r));
+    },
+  };
+}

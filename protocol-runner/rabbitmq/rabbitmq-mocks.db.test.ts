@@ -6,7 +6,6 @@
 // the request log, and a broker that cannot be reached (then can, through a
 // TCP proxy the test controls). Queue names are unique per run.
 import { randomUUID } from "node:crypto";
-import net from "node:net";
 import { connect, type Channel, type ChannelModel, type ConsumeMessage, type Message } from "amqplib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MockInput } from "@/server/contracts/mock";
@@ -21,7 +20,7 @@ import { createProtocolServer, getProtocolServer } from "@/server/services/proto
 import { actorFor, makeNamespace, makeUser } from "@/server/testing/fixtures";
 import { useTestDatabase } from "@/server/testing/use-test-database";
 import { startRunner, type Runner } from "../reconciler";
-import { freePort, until } from "../testing";
+import { freePort, tcpProxy, until } from "../testing";
 import { REASON_HEADER } from "./exchange";
 import { rabbitmqModule } from "./rabbitmq-module";
 
@@ -261,7 +260,7 @@ describe("RabbitMQ mocks", () => {
     // A message waiting before the runner can reach the broker is served once it can.
     ch.sendToQueue(input, Buffer.from("hello"));
 
-    const proxy = await tcpProxy(port);
+    const proxy = await tcpProxy(port, 5672);
     try {
       await until(async () => (await getProtocolServer(scope, created.id)).state === "listening", "later listening");
       expect((await next(output)).content.toString()).toBe("late but there");
@@ -272,7 +271,7 @@ describe("RabbitMQ mocks", () => {
 
   it("the connection cut mid-stream (TCP proxy): afterwards every request got exactly one reply", async () => {
     const port = await freePort();
-    const proxy = await tcpProxy(port);
+    const proxy = await tcpProxy(port, 5672);
     try {
       const created = await server("flaky", `amqp://127.0.0.1:${port}`);
       const input = await queue(q("flaky-in"), { durable: true });
@@ -313,33 +312,3 @@ describe("RabbitMQ mocks", () => {
     expect((await getProtocolServer(scope, created.id)).stateReason).toMatch(/ACCESS_REFUSED/);
   });
 });
-
-/** A TCP proxy on `port` to the broker, which the test can cut. */
-async function tcpProxy(port: number) {
-  const sockets = new Set<net.Socket>();
-  let connections = 0;
-  const srv = net.createServer((inbound) => {
-    connections++;
-    const outbound = net.connect(5672, "127.0.0.1");
-    for (const s of [inbound, outbound]) {
-      sockets.add(s);
-      s.on("error", () => {});
-      s.on("close", () => sockets.delete(s));
-    }
-    inbound.pipe(outbound).pipe(inbound);
-    inbound.on("close", () => outbound.destroy());
-    outbound.on("close", () => inbound.destroy());
-  });
-  await new Promise<void>((r) => srv.listen(port, "127.0.0.1", r));
-  return {
-    connections: () => connections,
-    /** Cuts every connection through it (the listener stays). */
-    cut() {
-      for (const s of sockets) s.destroy();
-    },
-    async close() {
-      for (const s of sockets) s.destroy();
-      await new Promise((r) => srv.close(r));
-    },
-  };
-}

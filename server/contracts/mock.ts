@@ -194,6 +194,28 @@ export const KafkaBlock = z
     outputHeaders: StringMap.optional().describe("headers of the produced message; templated"),
   })
   .strict();
+/** A NATS subject: dot-separated tokens; `*` matches one token, `>` (last only) the rest. */
+export const NatsSubject = z
+  .string()
+  .min(1)
+  .max(500)
+  .refine((subject) => {
+    const tokens = subject.split(".");
+    return tokens.every((t, i) => t !== "" && !/\s/.test(t) && (t === "*" || t === ">" || !/[*>]/.test(t)) && (t !== ">" || i === tokens.length - 1));
+  }, "a NATS subject: dot-separated tokens without spaces; `*` stands for one token, `>` (last) for the rest");
+export const NatsBlock = z
+  .object({
+    subject: NatsSubject.describe("subject subscribed; `*` and `>` wildcards allowed"),
+    serverName: z.string().max(200).optional().describe("the nats protocol server; absent: every nats server of the namespace"),
+    queueGroup: z.string().max(200).regex(/^[^\s]*$/, "no spaces").optional().describe("subscribe in this queue group: each message goes to one member of the group"),
+    conditions: Conditions.optional().describe("on the message data (JSON path)"),
+    headers: Conditions.optional().describe("path is the NATS header name"),
+    sortArray: z.boolean().optional(),
+    outputSubject: NatsSubject.optional().describe("subject the reply is published to; absent: the request's reply subject (request/reply)"),
+    outputHeaders: StringMap.optional().describe("headers of the reply; templated"),
+  })
+  .strict()
+  .refine((n) => n.outputSubject === undefined || !/(^|\.)(\*|>)(\.|$)/.test(n.outputSubject), { message: "a subject to publish to has no wildcards", path: ["outputSubject"] });
 export const RabbitmqOutputProps = z
   .object({
     deliveryMode: z.number().int().min(0).max(2).optional().describe("1 transient, 2 persistent"),
@@ -454,6 +476,7 @@ export const MockInput = z
     socket: optionalBlock(SocketBlock),
     kafka: optionalBlock(KafkaBlock),
     rabbitmq: optionalBlock(RabbitmqBlock),
+    nats: optionalBlock(NatsBlock),
     sse: emptyValidBlock(SseBlock),
     s3: optionalBlock(S3Block),
     response: optionalBlock(MockResponse),
@@ -475,11 +498,11 @@ export const MockInput = z
 export type MockInput = z.input<typeof MockInput>;
 export type MockDefinition = z.output<typeof MockInput> & { id: string; namespace: string };
 
-export const PROTOCOLS = ["http", "grpc", "mcp", "soap", "graphql", "smtp", "socket", "kafka", "rabbitmq", "sse", "s3"] as const;
+export const PROTOCOLS = ["http", "grpc", "mcp", "soap", "graphql", "smtp", "socket", "kafka", "rabbitmq", "nats", "sse", "s3"] as const;
 export type Protocol = (typeof PROTOCOLS)[number];
 
 /** The field an empty block lacks first, for blocks that cannot be empty (the others are valid as `{}`). */
-const FIRST_REQUIRED: Partial<Record<Protocol, string>> = { http: "route", grpc: "service", mcp: "method", socket: "serverName", kafka: "topic", rabbitmq: "queue", s3: "bucket" };
+const FIRST_REQUIRED: Partial<Record<Protocol, string>> = { http: "route", grpc: "service", mcp: "method", socket: "serverName", kafka: "topic", rabbitmq: "queue", nats: "subject", s3: "bucket" };
 
 /**
  * Empty blocks are filler only beside a real one: a mock whose only block is

@@ -317,6 +317,8 @@ describe("every documented operation, success case, validated against the docume
     const document = { openapi: "3.0.3", info: { title: "Contract", version: "1" }, paths: { "/a": { get: { responses: { 200: { description: "ok", content: { "application/json": { example: { a: 1 } } } } } } } } };
     await ok("POST /api/v1/generators/openapi/preview", { body: { document } });
     await ok("POST /api/v1/generators/openapi", { body: { document } });
+    await ok("POST /api/v1/generators/graphql/preview", { body: { document: "type Query { hello: String }" } });
+    await ok("POST /api/v1/generators/graphql", { body: { document: "type Query { hello: String }" } });
   });
 
   it("message broker admin against the real RabbitMQ and the kcat Kafka mock cluster", async () => {

@@ -14,6 +14,7 @@ import addFormats from "ajv-formats";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as generateRoute from "@/app/api/v1/generators/openapi/route";
 import * as previewRoute from "@/app/api/v1/generators/openapi/preview/route";
+import * as graphqlRoute from "@/app/api/v1/generators/graphql/route";
 import { db } from "@/server/db/client";
 import { invalidateAll } from "@/server/serving/mock-index";
 import { call, makeUser, sessionCookie } from "@/server/testing/fixtures";
@@ -145,6 +146,32 @@ describe("POST /api/v1/generators/openapi", () => {
   it("a namespace the caller cannot read is a 404", async () => {
     const res = await preview({ document: PETSTORE }, strangerCookie);
     expect(res.status).toBe(404);
+  });
+});
+
+describe("POST /api/v1/generators/graphql", () => {
+  const SDL = readFileSync(path.join(__dirname, "../generators/__fixtures__/bookstore.graphql"), "utf8");
+  const graphql = (body: unknown) => call(graphqlRoute.POST, `/api/v1/generators/graphql?namespace=${NS}`, { method: "POST", cookie, body });
+
+  it("generates a mock per root field from SDL; the GraphQL stub answers a nested query with the schema's shape", async () => {
+    const res = await graphql({ document: SDL, pathPrefix: "/shop" });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.created).toBe(8);
+    invalidateAll();
+    const answer = await fetch(`${stub.base}/shop/graphql`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query: "query { book(id: 1) { title format author { name } } inStock }" }) });
+    expect(answer.status).toBe(200);
+    const { data } = await answer.json();
+    expect(data.inStock).toBe(true);
+    expect(data.book.format).toBe("HARDCOVER");
+    expect(typeof data.book.title).toBe("string");
+    expect(data.book.title).not.toMatch(/^\$\.fake/);
+    expect(data.book.author.name).toMatch(/\S+ \S+/);
+  });
+
+  it("an SDL syntax error is a 400 with its line and column", async () => {
+    const res = await graphql({ document: "type Query {\n  book(: ID): Int\n}" });
+    expect(res.status).toBe(400);
+    expect(res.body.details[0]).toMatchObject({ field: "document", line: 2, column: 8 });
   });
 });
 

@@ -11,6 +11,7 @@ import { db } from "@/server/db/client";
 import { errors } from "@/server/errors";
 import { MAX_DOCUMENT_BYTES, parseDocumentText } from "@/server/generators/document-text";
 import { GeneratorInputError } from "@/server/generators/input-error";
+import { graphqlToMocks } from "@/server/generators/graphql";
 import { openapiToMocks } from "@/server/generators/openapi";
 import type { GeneratorOptions, GeneratorResult, GeneratorWarning } from "@/server/generators/types";
 import { fetchDocument } from "@/server/lib/fetch-document";
@@ -19,16 +20,29 @@ import { storedBody } from "./mock-rows";
 import { canonical, type MockBody } from "./mocks";
 import type { NamespaceScope } from "./namespace-access";
 
-const GENERATORS: Record<GeneratorKind, (document: unknown, options: GeneratorOptions) => Promise<GeneratorResult>> = {
-  openapi: openapiToMocks,
+interface Generator {
+  map(document: unknown, options: GeneratorOptions): Promise<GeneratorResult>;
+  /** structured: the text is JSON or YAML; sdl: JSON (an introspection result) or the text itself. */
+  text: "structured" | "sdl";
+}
+
+const GENERATORS: Record<GeneratorKind, Generator> = {
+  openapi: { map: openapiToMocks, text: "structured" },
+  graphql: { map: graphqlToMocks, text: "sdl" },
 };
 
-async function documentOf(input: GeneratorRequest): Promise<{ value: unknown; field: "document" | "url" }> {
+function readText(text: string, how: Generator["text"]): unknown {
+  if (how === "sdl" && !/^\s*[{[]/.test(text)) return text;
+  return parseDocumentText(text);
+}
+
+async function documentOf(kind: GeneratorKind, input: GeneratorRequest): Promise<{ value: unknown; field: "document" | "url" }> {
+  const how = GENERATORS[kind].text;
   if (input.url !== undefined) {
     const fetched = await fetchDocument(input.url, { field: "url", maxBytes: MAX_DOCUMENT_BYTES });
-    return { value: parseDocumentText(fetched.text), field: "url" };
+    return { value: readText(fetched.text, how), field: "url" };
   }
-  return { value: typeof input.document === "string" ? parseDocumentText(input.document) : input.document, field: "document" };
+  return { value: typeof input.document === "string" ? readText(input.document, how) : input.document, field: "document" };
 }
 
 /** A document the format cannot read: 400 with where (line and column, or a JSON pointer). */
@@ -49,9 +63,9 @@ async function plan(kind: GeneratorKind, scope: NamespaceScope, input: Generator
   let field: "document" | "url" = input.url !== undefined ? "url" : "document";
   let result: GeneratorResult;
   try {
-    const doc = await documentOf(input);
+    const doc = await documentOf(kind, input);
     field = doc.field;
-    result = await GENERATORS[kind](doc.value, { idPrefix: input.idPrefix, pathPrefix: input.pathPrefix, serverName: input.serverName, tags: input.tags, folderId: input.folderId });
+    result = await GENERATORS[kind].map(doc.value, { idPrefix: input.idPrefix, pathPrefix: input.pathPrefix, serverName: input.serverName, tags: input.tags, folderId: input.folderId });
   } catch (err) {
     if (err instanceof GeneratorInputError) throw unreadable(err, field);
     throw err;

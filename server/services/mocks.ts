@@ -34,6 +34,7 @@ export function endpointOf(def: MockBody): { method: string | null; route: strin
   if (def.socket) return { method: def.socket.event ?? null, route: def.socket.serverName };
   if (def.kafka) return { method: "topic", route: def.kafka.topic };
   if (def.rabbitmq) return def.rabbitmq.queue !== undefined ? { method: "queue", route: def.rabbitmq.queue } : { method: "exchange", route: def.rabbitmq.exchange ?? null };
+  if (def.nats) return { method: "subject", route: def.nats.subject };
   if (def.s3) return { method: "bucket", route: def.s3.bucket };
   if (def.smtp) return { method: "smtp", route: def.smtp.serverName ?? null };
   return { method: null, route: null };
@@ -64,6 +65,11 @@ function matchingKeys(def: MockBody): string {
   if (def.kafka) {
     const { conditions, headers, serverName, consumerGroup } = def.kafka;
     return canonical([conditions ?? [], headers ?? [], serverName ?? "", consumerGroup ?? ""]);
+  }
+  // NATS mocks of one subject differ by conditions, and by the server and queue group they subscribe through.
+  if (def.nats) {
+    const { conditions, headers, serverName, queueGroup } = def.nats;
+    return canonical([conditions ?? [], headers ?? [], serverName ?? "", queueGroup ?? ""]);
   }
   const block = (def.http ?? def.grpc ?? def.mcp ?? def.graphql ?? def.soap ?? def.sse ?? def.socket ?? def.s3 ?? {}) as Record<string, unknown>;
   // One tool name on two MCP server paths (pathPrefix) is two tools.

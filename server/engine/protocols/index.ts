@@ -9,6 +9,7 @@ import { placeKafka } from "./kafka";
 import { placeMcp } from "./mcp";
 import { placeS3 } from "./s3";
 import type { Placer, ServedProtocol } from "./placement";
+import { placeNats } from "./nats";
 import { placeRabbitmq } from "./rabbitmq";
 import { placeSmtp } from "./smtp";
 import { placeSoap } from "./soap";
@@ -27,6 +28,7 @@ export const PLACERS: Partial<Record<ServedProtocol, Placer>> = {
   smtp: placeSmtp,
   rabbitmq: placeRabbitmq,
   kafka: placeKafka,
+  nats: placeNats,
 };
 
 export function placerFor(protocol: Protocol): Placer | undefined {

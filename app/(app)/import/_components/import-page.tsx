@@ -20,11 +20,18 @@ import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { PageHeader } from "@/components/ui/page-header";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
-import type { GeneratorResponse } from "@/server/contracts/generators";
+import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
+import type { GeneratorKind, GeneratorResponse } from "@/server/contracts/generators";
 import { useNamespace } from "../../_components/namespace-context";
 import { ProtocolBadge } from "../../mocks/_components/protocol-badge";
 
 type Row = GeneratorResponse["mocks"][number];
+
+/** What each format takes, for the format picker, the file chooser and the placeholder. */
+const FORMATS: Record<GeneratorKind, { label: string; accept: string; placeholder: string; files: string }> = {
+  openapi: { label: "OpenAPI 3.0/3.1 or Swagger 2.0", accept: ".json,.yaml,.yml", files: "openapi.yaml, swagger.json…", placeholder: "openapi: 3.0.3\ninfo: {title: Shop, version: '1'}\npaths:\n  /items/{id}:\n    get:\n      responses: …" },
+  graphql: { label: "GraphQL schema (SDL or introspection)", accept: ".graphql,.gql,.graphqls,.json", files: "schema.graphql, introspection.json…", placeholder: "type Query {\n  book(id: ID!): Book\n}\ntype Book { id: ID! title: String! }" },
+};
 type Source = "paste" | "file" | "url";
 
 const TEXTAREA = "w-full rounded-md border border-input bg-background px-3 py-2 font-mono text-xs shadow-xs outline-none focus-visible:border-ring focus-visible:ring-2 focus-visible:ring-ring/40";
@@ -43,6 +50,7 @@ export function ImportPage() {
   const { current, hrefWithNs } = useNamespace();
   const namespace = current?.name;
   const fileInput = useRef<HTMLInputElement>(null);
+  const [kind, setKind] = useState<GeneratorKind>("openapi");
   const [source, setSource] = useState<Source>("paste");
   const [text, setText] = useState("");
   const [file, setFile] = useState<{ name: string; content: string } | null>(null);
@@ -82,7 +90,7 @@ export function ImportPage() {
   const runPreview = () => {
     if (!ready || preview.isPending) return;
     generate.reset();
-    preview.mutate({ namespace, kind: "openapi", request: request() });
+    preview.mutate({ namespace, kind, request: request() });
   };
   const generated = generate.isSuccess && result === generate.data;
 
@@ -112,13 +120,35 @@ export function ImportPage() {
 
   return (
     <div className="flex flex-col gap-6">
-      <PageHeader title="Import" description="Mocks from a contract: one per operation and response of an OpenAPI 3.0/3.1 or Swagger 2.0 document. Preview them, pick which to keep, create. Importing the same document again updates the same mocks." />
+      <PageHeader title="Import" description="Mocks from a contract: one per operation and response of an OpenAPI document, one per root field of a GraphQL schema. Preview them, pick which to keep, create. Importing the same document again updates the same mocks." />
       <Card>
         <CardHeader>
           <CardTitle>Document</CardTitle>
-          <CardDescription>JSON or YAML. Only references inside the document are followed; a URL is fetched by the server under the outbound policy.</CardDescription>
+          <CardDescription>Only references inside the document are followed; a URL is fetched by the server under the outbound policy.</CardDescription>
         </CardHeader>
         <CardContent className="flex flex-col gap-4">
+          <div className="flex max-w-sm flex-col gap-1.5">
+            <Label htmlFor="import-format">Format</Label>
+            <Select
+              value={kind}
+              onValueChange={(v) => {
+                setKind(v as GeneratorKind);
+                setResult(null);
+                preview.reset();
+              }}
+            >
+              <SelectTrigger id="import-format">
+                <SelectValue />
+              </SelectTrigger>
+              <SelectContent>
+                {(Object.keys(FORMATS) as GeneratorKind[]).map((k) => (
+                  <SelectItem key={k} value={k}>
+                    {FORMATS[k].label}
+                  </SelectItem>
+                ))}
+              </SelectContent>
+            </Select>
+          </div>
           <Tabs value={source} onValueChange={(v) => setSource(v as Source)}>
             <TabsList aria-label="Where the document comes from">
               <TabsTrigger value="paste">Paste</TabsTrigger>
@@ -133,7 +163,7 @@ export function ImportPage() {
                 id="import-text"
                 rows={14}
                 className={TEXTAREA}
-                placeholder={"openapi: 3.0.3\ninfo: {title: Shop, version: '1'}\npaths:\n  /items/{id}:\n    get:\n      responses: …"}
+                placeholder={FORMATS[kind].placeholder}
                 value={text}
                 onChange={(e) => setText(e.target.value)}
                 onKeyDown={(e) => {
@@ -151,7 +181,7 @@ export function ImportPage() {
                 <input
                   ref={fileInput}
                   type="file"
-                  accept=".json,.yaml,.yml"
+                  accept={FORMATS[kind].accept}
                   className="sr-only"
                   aria-label="Choose a document"
                   onChange={async (e) => {
@@ -163,7 +193,7 @@ export function ImportPage() {
                 <Button type="button" variant="outline" onClick={() => fileInput.current?.click()}>
                   Choose a file
                 </Button>
-                <span>{file ? `${file.name} (${Math.ceil(file.content.length / 1024)} KB)` : "openapi.yaml, swagger.json…"}</span>
+                <span>{file ? `${file.name} (${Math.ceil(file.content.length / 1024)} KB)` : FORMATS[kind].files}</span>
               </div>
             </TabsContent>
             <TabsContent value="url" className="pt-3">
@@ -203,7 +233,7 @@ export function ImportPage() {
                 <Link href={hrefWithNs("/mocks")}>Open the mocks</Link>
               </Button>
             ) : (
-              <Button type="button" disabled={selected.size === 0 || generate.isPending} onClick={() => generate.mutate({ namespace, kind: "openapi", request: { ...request(), mockIds: [...selected] } })}>
+              <Button type="button" disabled={selected.size === 0 || generate.isPending} onClick={() => generate.mutate({ namespace, kind, request: { ...request(), mockIds: [...selected] } })}>
                 <FileInput aria-hidden /> {generate.isPending ? "Creating…" : `Create ${selected.size} selected`}
               </Button>
             )}

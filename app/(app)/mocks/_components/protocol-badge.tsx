@@ -12,6 +12,7 @@ export const PROTOCOL_LABELS: Record<Protocol, string> = {
   socket: "WebSocket",
   kafka: "Kafka",
   rabbitmq: "RabbitMQ",
+  nats: "NATS",
   sse: "SSE",
   s3: "S3",
 };

@@ -108,6 +108,21 @@ export const KAFKA_FORM: BrokerFormSpec = {
   outputHeaders: "outputHeaders",
 };
 
+export const NATS_FORM: BrokerFormSpec = {
+  protocol: "nats",
+  label: "NATS",
+  hint: "A message published on the subject is matched; the reply goes to the request's reply subject (request/reply), or is published on the reply subject when one is set.",
+  source: [
+    { key: "subject", label: "Subject", placeholder: "orders.created or orders.*", hint: "* stands for one token, > (last) for the rest." },
+    { key: "queueGroup", label: "Queue group", placeholder: "optional", hint: "Each message goes to one member of the group (the runner joins it)." },
+  ],
+  bodyHint: "A JSON path into the message data, e.g. $.type (data that is not JSON is compared as text)",
+  headerHint: "The NATS header's name, e.g. x-tenant",
+  output: [{ key: "outputSubject", label: "Reply subject", placeholder: "the request's reply subject" }],
+  outputHint: "No reply subject: the reply goes to the request's reply subject; a plain publish gets no reply.",
+  outputHeaders: "outputHeaders",
+};
+
 /** The server picker, source, conditions and reply of one broker protocol. */
 export function BrokerBlockForm({ spec, draft, set }: DraftProps & { spec: BrokerFormSpec }) {
   const { hrefWithNs } = useNamespace();

@@ -7,7 +7,7 @@ import { protocolOfDraft } from "../draft";
 import { ConditionGroup } from "./condition-group";
 import { ConditionsBuilder } from "./conditions-builder";
 import { GrpcBlockForm } from "./grpc-block";
-import { BrokerBlockForm, KAFKA_FORM, RABBITMQ_FORM } from "./messaging-block";
+import { BrokerBlockForm, KAFKA_FORM, NATS_FORM, RABBITMQ_FORM } from "./messaging-block";
 import { FormSection, LabeledInput, type DraftProps } from "./section";
 import { SmtpBlockForm } from "./smtp-block";
 import { SocketBlockForm } from "./socket-block";
@@ -25,7 +25,7 @@ interface BlockField {
 }
 
 /** Protocols with a form of their own (pickers over the namespace's protos and protocol servers). */
-type OwnForm = "http" | "grpc" | "smtp" | "socket" | "kafka" | "rabbitmq";
+type OwnForm = "http" | "grpc" | "smtp" | "socket" | "kafka" | "rabbitmq" | "nats";
 
 /** The match keys of each other protocol block (server/contracts/mock.ts); conditions lists follow. */
 const BLOCKS: Record<Exclude<Protocol, OwnForm>, { fields: BlockField[]; conditions?: { key: string; noun: string }[]; hint: string }> = {
@@ -52,6 +52,8 @@ function emptyBlock(p: Protocol): Record<string, unknown> {
       return { topic: "" };
     case "rabbitmq":
       return { queue: "" };
+    case "nats":
+      return { subject: "" };
     case "s3":
       return { bucket: "" };
     default:
@@ -108,6 +110,8 @@ function ProtocolBlock({ protocol, draft, set }: DraftProps & { protocol: Protoc
       return <BrokerBlockForm spec={RABBITMQ_FORM} draft={draft} set={set} />;
     case "kafka":
       return <BrokerBlockForm spec={KAFKA_FORM} draft={draft} set={set} />;
+    case "nats":
+      return <BrokerBlockForm spec={NATS_FORM} draft={draft} set={set} />;
     default:
       return <GenericBlock protocol={protocol} draft={draft} set={set} />;
   }
