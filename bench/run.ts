@@ -2,7 +2,8 @@
 // identical bytes (and with --peers WireMock and Mockoon), on the workloads of
 // the engine issue (W1–W7), with wrk or autocannon, and the protocol-runner's
 // gRPC unary against a plain grpc-js server (G1), and its RabbitMQ
-// request→reply against a plain amqplib echo consumer (Q1). Prints req/s as the median
+// request→reply against a plain amqplib echo consumer (Q1), and its Kafka
+// produce→reply against a plain kafkajs echo consumer on kcat's mock cluster (Q2). Prints req/s as the median
 // (min–max) of interleaved rounds, p50/p99 latency, the ratio to raw, peak RSS
 // of the server, and the time to batch-create 10,000 mocks. Not a test: no assertions.
 import { spawn, spawnSync } from "node:child_process";
@@ -19,6 +20,7 @@ import protobuf from "protobufjs";
 import { G1_METHOD, G1_PROTO, G1_REPLY } from "./grpc/proto";
 import { benchQ1 } from "./rabbitmq";
 import { installPeers, startMockoon, startWireMock, type Peer } from "./peers";
+import { benchQ2, benchQ2Alone } from "./kafka";
 import { CONNECTIONS, cpuSeconds, DURATION, freePort, median, ROUNDS_USED, rpsText, startRunner, summarise, troubleText, waitForLine, type Api, type Measured, type Summary } from "./common";
 
 const root = process.cwd();
@@ -221,6 +223,11 @@ async function benchG1(api: Api, env: NodeJS.ProcessEnv, nodeFlags: string[]): P
 }
 
 async function main() {
+  // BENCH_ONLY=Q2 needs neither the build nor the web process.
+  if (process.env.BENCH_ONLY === "Q2") {
+    console.log(await benchQ2Alone({ serverUrl: process.env.DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres", seconds: DURATION, rounds: ROUNDS_USED }));
+    process.exit(0);
+  }
   if (buildIsStale(root)) {
     console.log("building (next build)…");
     if (spawnSync(process.execPath, [path.join(root, "node_modules/next/dist/bin/next"), "build"], { stdio: "inherit" }).status !== 0) throw new Error("build failed");
@@ -381,7 +388,12 @@ async function main() {
     rows.push(q1);
     console.log(q1);
   }
-  console.log("\nworkload               ours                                  | raw node (G1: plain grpc-js; Q1: plain amqplib) | ours/raw");
+  if (!only || only.includes("Q2")) {
+    const q2 = await benchQ2({ databaseUrl, seconds: DURATION, rounds: ROUNDS_USED, env });
+    rows.push(q2);
+    console.log(q2);
+  }
+  console.log("\nworkload               ours                                  | raw node (G1: plain grpc-js; Q1: plain amqplib; Q2: plain kafkajs) | ours/raw");
   for (const r of rows) console.log(r);
   if (peerRows.length) {
     console.log("\nworkload               peer        req/s   p99       | ours / peer");

@@ -1,5 +1,5 @@
-// The protocol-runner process: serves gRPC, socket (TCP/UDP), SMTP, RabbitMQ and NATS
-// mocks — and, as each module is added to MODULES, other broker mocks — from the same
+// The protocol-runner process: serves gRPC, socket (TCP/UDP), SMTP, RabbitMQ, NATS and
+// Kafka mocks — and, as each module is added to MODULES, other broker mocks — from the same
 // database as the web process, with its listeners reconciled against the
 // protocol-server rows (./reconciler.ts) and reported on its health port.
 import { db } from "@/server/db/client";
@@ -10,6 +10,7 @@ import { startGrpc } from "./grpc/server";
 import { startHealthServer } from "./health-server";
 import { startPluginListener } from "./plugins/plugin-listener";
 import type { ProtocolModule } from "./module";
+import { kafkaModule } from "./kafka/kafka-module";
 import { natsModule } from "./nats/nats-module";
 import { rabbitmqModule } from "./rabbitmq/rabbitmq-module";
 import { startRunner } from "./reconciler";
@@ -25,7 +26,7 @@ async function main() {
     throw new Error("database unreachable");
   });
   // One line per protocol module.
-  const MODULES: ProtocolModule[] = [socketModule(env.HOST), smtpModule(env.HOST), rabbitmqModule(), natsModule()];
+  const MODULES: ProtocolModule[] = [socketModule(env.HOST), smtpModule(env.HOST), rabbitmqModule(), natsModule(), kafkaModule()];
   const runner = await startRunner(MODULES);
   // gRPC listens on GRPC_PORT, not on protocol-server rows; its services follow the uploaded protos and mocks.
   const grpc = await startGrpc({ port: env.GRPC_PORT, log });

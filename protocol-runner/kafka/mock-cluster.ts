@@ -18,6 +18,10 @@ export async function startKafkaMockCluster(limitMs = 10_000): Promise<KafkaMock
     stdio: ["ignore", "ignore", "pipe"],
   });
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  // A test process that dies without stop() must not leave kcat behind.
+  const orphan = () => child.kill("SIGKILL");
+  process.once("exit", orphan);
+  void exited.then(() => process.off("exit", orphan));
   const brokers = await new Promise<string>((resolve, reject) => {
     let stderr = "";
     const timer = setTimeout(() => fail(new Error(`kcat printed no mock-cluster address: ${stderr.slice(0, 500)}`)), limitMs);

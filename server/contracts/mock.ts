@@ -184,9 +184,9 @@ export const KafkaBlock = z
   .object({
     topic: z.string().min(1).max(500),
     serverName: z.string().max(200).optional(),
-    consumerGroup: z.string().max(500).optional(),
+    consumerGroup: z.string().max(500).optional().describe("absent: the server's own group polymock.<namespace>.<serverName>"),
     conditions: Conditions.optional().describe("on the message value (JSON path)"),
-    headers: Conditions.optional().describe("path is the Kafka header name"),
+    headers: Conditions.optional().describe("path is the Kafka header name (any case); the record key is the header `kafka-key`"),
     sortArray: z.boolean().optional(),
     outputTopic: z.string().max(500).optional().describe("topic the response is produced to"),
     outputBrokers: z.string().max(2000).optional().describe("comma-separated host:port list; absent: the server's brokers"),

@@ -61,6 +61,11 @@ function matchingKeys(def: MockBody): string {
     const { conditions, headers, serverName, exchange, routingKey } = def.rabbitmq;
     return canonical([conditions ?? [], headers ?? [], serverName ?? "", exchange ?? "", routingKey ?? ""]);
   }
+  // Kafka mocks of one topic differ by value and header conditions, and by the server and consumer group they consume through.
+  if (def.kafka) {
+    const { conditions, headers, serverName, consumerGroup } = def.kafka;
+    return canonical([conditions ?? [], headers ?? [], serverName ?? "", consumerGroup ?? ""]);
+  }
   // NATS mocks of one subject differ by conditions, and by the server and queue group they subscribe through.
   if (def.nats) {
     const { conditions, headers, serverName, queueGroup } = def.nats;

@@ -28,7 +28,7 @@ export function splitBroker(broker: string): { host: string; port: number } {
 }
 
 /** The guard speaks http(s); a broker's host is checked the same way (literal addresses here, names by safeLookup). */
-function assertAllowedBroker(host: string, port: number): void {
+export function assertAllowedBroker(host: string, port: number): void {
   assertAllowedTarget(new URL(`http://${net.isIPv6(host) ? `[${host}]` : host}:${port}/`));
 }
 

@@ -1,10 +1,11 @@
-// The placers of the protocols served by the web process (and gRPC, SMTP and RabbitMQ,
+// The placers of the protocols served by the web process (and gRPC, SMTP, RabbitMQ and Kafka,
 // served by the protocol runner from the same indexes). A protocol missing
 // here is not served over HTTP (its mocks are skipped when indexes are built).
 import type { Protocol } from "@/server/contracts/mock";
 import { placeGraphql } from "./graphql";
 import { placeGrpc } from "./grpc";
 import { placeHttp } from "./http";
+import { placeKafka } from "./kafka";
 import { placeMcp } from "./mcp";
 import { placeS3 } from "./s3";
 import type { Placer, ServedProtocol } from "./placement";
@@ -26,6 +27,7 @@ export const PLACERS: Partial<Record<ServedProtocol, Placer>> = {
   grpc: placeGrpc,
   smtp: placeSmtp,
   rabbitmq: placeRabbitmq,
+  kafka: placeKafka,
   nats: placeNats,
 };
 

@@ -26,4 +26,4 @@ export interface Placement {
 export type Placer = (def: MockDefinition) => Placement | null;
 
 /** Protocols whose mocks the web process serves (the others run in protocol-runner). */
-export type ServedProtocol = Extract<Protocol, "http" | "graphql" | "soap" | "sse" | "mcp" | "s3" | "socket" | "grpc" | "smtp" | "rabbitmq" | "nats">;
+export type ServedProtocol = Extract<Protocol, "http" | "graphql" | "soap" | "sse" | "mcp" | "s3" | "socket" | "grpc" | "smtp" | "rabbitmq" | "nats" | "kafka">;
