@@ -46,3 +46,19 @@ describe("OpenAPI document", () => {
   });
 });
 
+
+describe("OpenAPI document: the nats mock block", () => {
+  it("documents nats with its subject, serverName, queueGroup, headers, conditions and outputSubject", () => {
+    const found: string[][] = [];
+    const walk = (node: unknown) => {
+      if (!node || typeof node !== "object") return;
+      const n = node as Record<string, unknown>;
+      const nats = (n.properties as Record<string, { properties?: Record<string, unknown> }> | undefined)?.nats;
+      if (nats?.properties) found.push(Object.keys(nats.properties));
+      for (const v of Object.values(n)) walk(v);
+    };
+    walk(openApiDoc);
+    expect(found.length).toBeGreaterThan(0);
+    expect(found[0]).toEqual(expect.arrayContaining(["subject", "serverName", "queueGroup", "headers", "conditions", "outputSubject"]));
+  });
+});

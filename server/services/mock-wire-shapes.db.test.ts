@@ -159,6 +159,24 @@ describe("a mock as the clients send it", () => {
     expect((await save({ rabbitmq: { routingKey: "x" } })).body.details[0].field).toBe("rabbitmq.queue");
   });
 
+  it("the nats block is stored and returned on GET; bad subjects are 400s naming the field", async () => {
+    const nats = {
+      subject: "orders.*.created",
+      serverName: "bus",
+      queueGroup: "mocks",
+      conditions: [{ path: "$.id", assertAction: "notEmpty" }],
+      headers: [{ path: "x-tenant", assertAction: "equals", value: "acme" }],
+      sortArray: true,
+      outputSubject: "audit.orders",
+      outputHeaders: { "x-source": "polymock" },
+    };
+    expect((await save({ id: "n", nats, response: { payload: { ok: true } } })).status).toBe(200);
+    expect((await get("n")).body).toMatchObject({ protocol: "nats", nats });
+    expect((await save({ nats: { subject: "orders.>.x" } })).body.details[0].field).toBe("nats.subject");
+    expect((await save({ nats: { subject: "a.b", outputSubject: "c.*" } })).body.details[0].field).toBe("nats.outputSubject");
+    expect((await save({ nats: {} })).body.details[0].field).toBe("nats.subject");
+  });
+
   it("SSE description, chain controls and event id/retry/templatePath are stored; loopDelay under 100 ms is a 400", async () => {
     const chain = { events: [{ eventName: "tick", data: null, id: "1", retry: 3000 }, { templatePath: "tick.json", delay: 10 }], loop: true, loopDelay: 100, heartbeat: 500, maxLoops: 3, maxTime: 60, logBatch: 5 };
     const res = await save({ id: "sse", sse: { eventPath: "/feed", description: "price ticks", headerConditions: [{ path: "x-a", assertAction: "any" }] }, response: { sseEventChain: chain } });
