@@ -194,6 +194,17 @@ export const KafkaBlock = z
     outputHeaders: StringMap.optional().describe("headers of the produced message; templated"),
   })
   .strict();
+/** Whether a subscription on `pattern` receives the concrete `subject` (`*` one token, `>` one or more). */
+export function natsSubjectReceives(pattern: string, subject: string): boolean {
+  const p = pattern.split(".");
+  const s = subject.split(".");
+  for (let i = 0; i < p.length; i++) {
+    if (p[i] === ">") return s.length > i;
+    if (i >= s.length) return false;
+    if (p[i] !== "*" && p[i] !== s[i]) return false;
+  }
+  return p.length === s.length;
+}
 /** A NATS subject: dot-separated tokens; `*` matches one token, `>` (last only) the rest. */
 export const NatsSubject = z
   .string()
@@ -215,7 +226,9 @@ export const NatsBlock = z
     outputHeaders: StringMap.optional().describe("headers of the reply; templated"),
   })
   .strict()
-  .refine((n) => n.outputSubject === undefined || !/(^|\.)(\*|>)(\.|$)/.test(n.outputSubject), { message: "a subject to publish to has no wildcards", path: ["outputSubject"] });
+  .refine((n) => n.outputSubject === undefined || !/(^|\.)(\*|>)(\.|$)/.test(n.outputSubject), { message: "a subject to publish to has no wildcards", path: ["outputSubject"] })
+  // A reply the mock's own subscription receives would be answered again, for ever.
+  .refine((n) => n.outputSubject === undefined || !natsSubjectReceives(n.subject, n.outputSubject), { message: "the mock's own subject receives this subject: its replies would loop", path: ["outputSubject"] });
 export const RabbitmqOutputProps = z
   .object({
     deliveryMode: z.number().int().min(0).max(2).optional().describe("1 transient, 2 persistent"),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { MockInput } from "@/server/contracts/mock";
+import { MockInput, natsSubjectReceives } from "@/server/contracts/mock";
 import { natsRoute, placeNats, subscriptionKey } from "./nats";
 
 const parse = (nats: unknown) => MockInput.safeParse({ nats, response: { payload: "x" } });
@@ -30,5 +30,25 @@ describe("placeNats", () => {
     });
     expect(subscriptionKey({ subject: "orders.*" })).toBe("orders.*");
     expect(natsRoute(":server", "a.b")).toBe("/:server/a.b");
+  });
+});
+
+describe("NATS subject reception and reply loops", () => {
+  it.each([
+    ["orders.*", "orders.new", true],
+    ["orders.*", "orders.new.eu", false],
+    ["orders.>", "orders.new.eu", true],
+    ["orders.>", "orders", false],
+    ["*.new", "orders.new", true],
+    ["orders.new", "orders.old", false],
+    [">", "anything.at.all", true],
+  ])("%s receives %s: %s", (pattern, subject, expected) => {
+    expect(natsSubjectReceives(pattern, subject)).toBe(expected);
+  });
+
+  it("refuses an outputSubject the mock's own subject receives (its replies would loop)", () => {
+    const loop = MockInput.safeParse({ nats: { subject: "orders.>", outputSubject: "orders.reply" } });
+    expect(loop.error?.issues[0]).toMatchObject({ path: ["nats", "outputSubject"], message: expect.stringMatching(/loop/) });
+    expect(MockInput.safeParse({ nats: { subject: "orders.>", outputSubject: "audit.orders" } }).success).toBe(true);
   });
 });
