@@ -180,6 +180,20 @@ describe("NATS mocks", () => {
     }
   });
 
+  it("a repeated Nats-Msg-Id gets the remembered reply, to its own inbox, without a second serve", async () => {
+    await server("once");
+    // Usable once: a second serve would find no mock and send nothing.
+    const mock = await save({ useLimiter: 1, nats: { serverName: "once", subject: subj("once") }, response: { payload: { n: "$.req.n" } } });
+    const h = headers();
+    h.set(MSG_ID_HEADER, `${run}-once`);
+    const first = await until(() => nc.request(subj("once"), jc.encode({ n: 1 }), { timeout: 300, headers: h }), "the first reply");
+    const again = await nc.request(subj("once"), jc.encode({ n: 2 }), { timeout: 1000, headers: h });
+    expect(jc.decode(first.data)).toEqual({ n: 1 });
+    expect(jc.decode(again.data)).toEqual({ n: 1 });
+    await stubRecorder().drain();
+    expect(await db().requestLog.count({ where: { mockId: mock.id } })).toBe(1);
+  });
+
   it("a cloud-metadata broker address is refused: an error state naming it, no connection", async () => {
     const created = await server("meta", "nats://169.254.169.254:4222", "error");
     expect((await getProtocolServer(scope, created.id)).stateReason).toMatch(/metadata/);
