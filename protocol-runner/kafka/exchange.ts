@@ -12,11 +12,11 @@ import type { IHeaders } from "kafkajs";
 import type { MockDefinition } from "@/server/contracts/mock";
 import { isMockError } from "@/server/engine/mock-error";
 import { KAFKA_METHOD, kafkaReplyValue, kafkaRoute, KEY_HEADER, parseKafkaValue, splitBrokerList } from "@/server/engine/protocols/kafka";
-import { compileString, renderString, type CompiledString } from "@/server/engine/template";
 import type { EngineDeps, EngineRequest } from "@/server/engine/types";
 import { logger } from "@/server/lib/logger";
 import { engineDepsFor } from "@/server/serving/engine-deps";
 import { namespaceMocks, namespaceMocksNow } from "@/server/serving/mock-index";
+import { outputContext, renderOutput, renderOutputs } from "@/server/serving/output-template";
 import { answered, recordMiss, serve, type AfterSend, type ServingScope } from "@/server/serving/serve";
 
 /** The header of an undefined request that says why no mock took the record. */
@@ -68,31 +68,20 @@ export function engineHeaders(record: Pick<ConsumedRecord, "headers" | "key">): 
   return out;
 }
 
-const compiled = new Map<string, CompiledString>();
-function template(source: string): CompiledString {
-  let c = compiled.get(source);
-  if (!c) {
-    c = compileString(source);
-    if (compiled.size > 1000) compiled.clear();
-    compiled.set(source, c);
-  }
-  return c;
-}
-
 /** The reply of a matched mock: to its outputTopic (on outputBrokers if given), key and headers rendered against the request; none without an outputTopic or payload. */
 export function replyOf(mock: MockDefinition, payload: unknown, responseHeaders: Record<string, string[]>, req: EngineRequest, pathParams: Record<string, string>, deps: EngineDeps): Reply | undefined {
   const block = mock.kafka;
   const value = kafkaReplyValue(payload);
   if (!block?.outputTopic || !value) return undefined;
-  const ctx = { request: req, pathParams, namespace: req.namespace, chainId: mock.chainId, mockStore: {}, stores: deps.stores, clock: deps.clock, random: deps.random };
+  const ctx = outputContext(mock, req, pathParams, deps);
   const headers: Record<string, string> = {};
   for (const [name, values] of Object.entries(responseHeaders)) headers[name] = values.join(", ");
-  for (const [name, value] of Object.entries(block.outputHeaders ?? {})) headers[name] = renderString(template(value), ctx);
+  Object.assign(headers, renderOutputs(block.outputHeaders, ctx));
   const brokers = block.outputBrokers ? splitBrokerList(block.outputBrokers) : [];
   return {
     brokers: brokers.length ? brokers : undefined,
     topic: block.outputTopic,
-    key: block.outputKey === undefined ? null : renderString(template(block.outputKey), ctx),
+    key: block.outputKey === undefined ? null : renderOutput(block.outputKey, ctx),
     value,
     headers,
   };

@@ -11,6 +11,7 @@
 // then commit the offset after the chunk. A cut before the produce is acked
 // answers the records again after the restart (nothing lost); a cut after
 // the ledger write finds them there and commits without a second reply.
+import { ReconnectingSession } from "../reconnecting-session";
 import type { Consumer, EachBatchPayload, ISocketFactory, Producer } from "kafkajs";
 import kafkajs from "kafkajs";
 import { logger } from "@/server/lib/logger";
@@ -61,23 +62,15 @@ interface Live {
   groups: Map<string, GroupConsumer>;
 }
 
-export class KafkaSession {
+export class KafkaSession extends ReconnectingSession {
   private live?: Live;
-  private closed = false;
-  private attempt = 0;
-  private timer?: NodeJS.Timeout;
-  private chain: Promise<void> = Promise.resolve();
   private outputs: OutputClusters;
   private readonly log = logger().child({ module: "kafka" });
-  private lastState?: string;
   private blocked: { error?: BlockedTargetError } = {};
 
   constructor(private readonly config: SessionConfig) {
+    super(config);
     this.outputs = new OutputClusters(config.wrapSockets);
-  }
-
-  start() {
-    void this.connectNow();
   }
 
   /** Consumes what the mocks name now (after a mock change); resolves once done. */
@@ -94,29 +87,14 @@ export class KafkaSession {
   }
 
   async close() {
-    this.closed = true;
-    clearTimeout(this.timer);
-    await this.chain.catch(() => {});
+    await this.stopRetrying();
     const live = this.live;
     this.live = undefined;
     if (live) await shutdown(live);
     await this.outputs.close();
   }
 
-  private serial(task: () => Promise<void>): Promise<void> {
-    const next = this.chain.then(task, task);
-    this.chain = next.catch(() => {});
-    return next;
-  }
-
-  private report(state: "listening" | "error", reason: string | null) {
-    const key = `${state}\u0000${reason}`;
-    if (key === this.lastState) return;
-    this.lastState = key;
-    this.config.onState(state, reason);
-  }
-
-  private connectNow(): Promise<void> {
+  protected connectNow(): Promise<void> {
     return this.serial(async () => {
       if (this.closed || this.live) return;
       this.blocked = {};
@@ -133,7 +111,7 @@ export class KafkaSession {
         await producer.connect();
         this.live = live;
         await this.syncGroups(live);
-        this.attempt = 0;
+        this.connected();
         this.report("listening", null);
       } catch (err) {
         const reason = kafkaErrorReason(err, this.config.brokers, this.blocked);
@@ -157,15 +135,6 @@ export class KafkaSession {
     this.log.warn({ serverName: this.config.serverName, reason }, "kafka: connection lost");
     this.report("error", `${reason}; reconnecting`);
     this.schedule();
-  }
-
-  private schedule() {
-    if (this.closed) return;
-    const { firstMs, maxMs } = this.config.backoff ?? { firstMs: 1000, maxMs: 30_000 };
-    const wait = Math.min(maxMs, firstMs * 2 ** this.attempt++);
-    clearTimeout(this.timer);
-    this.timer = setTimeout(() => void this.connectNow(), wait);
-    this.timer.unref();
   }
 
   /** One consumer per group; a group whose topics changed is consumed anew (kafkajs cannot subscribe a running consumer). */

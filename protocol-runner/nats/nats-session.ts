@@ -6,6 +6,7 @@
 // a request carrying a `Nats-Msg-Id` (the header JetStream de-duplicates by)
 // is served once, and a repeat of it gets the same reply again instead of a
 // second serve. Semantics: docs/decisions.md, "Protocol runner", NATS.
+import { ReconnectingSession } from "../reconnecting-session";
 import { connect, headers as natsHeaders, type Msg, type MsgHdrs, type NatsConnection, type Subscription } from "nats";
 import { subscriptionKey, type NatsSubscription } from "@/server/engine/protocols/nats";
 import { logger } from "@/server/lib/logger";
@@ -41,21 +42,14 @@ function headersOf(h: MsgHdrs | undefined): Record<string, string[]> {
   return out;
 }
 
-export class NatsSession {
+export class NatsSession extends ReconnectingSession {
   private nc?: NatsConnection;
-  private closed = false;
-  private attempt = 0;
-  private timer?: NodeJS.Timeout;
-  private chain: Promise<void> = Promise.resolve();
   private subs = new Map<string, Subscription>();
   private replies = new Map<string, Promise<Served>>();
-  private lastState?: string;
   private readonly log = logger().child({ module: "nats" });
 
-  constructor(private readonly config: SessionConfig) {}
-
-  start() {
-    void this.connectNow();
+  constructor(private readonly config: SessionConfig) {
+    super(config);
   }
 
   /** Subscribes to what the mocks name now (after a mock change); resolves once done. */
@@ -64,28 +58,13 @@ export class NatsSession {
   }
 
   async close() {
-    this.closed = true;
-    clearTimeout(this.timer);
-    await this.chain.catch(() => {});
+    await this.stopRetrying();
     const nc = this.nc;
     this.nc = undefined;
     await nc?.close().catch(() => {});
   }
 
-  private serial(task: () => Promise<void>): Promise<void> {
-    const next = this.chain.then(task, task);
-    this.chain = next.catch(() => {});
-    return next;
-  }
-
-  private report(state: "listening" | "error", reason: string | null) {
-    const key = `${state}\u0000${reason}`;
-    if (key === this.lastState) return;
-    this.lastState = key;
-    this.config.onState(state, reason);
-  }
-
-  private connectNow(): Promise<void> {
+  protected connectNow(): Promise<void> {
     return this.serial(async () => {
       if (this.closed || this.nc) return;
       try {
@@ -108,7 +87,7 @@ export class NatsSession {
           return;
         }
         this.nc = nc;
-        this.attempt = 0;
+        this.connected();
         void this.watch(nc);
         await this.syncSubscriptions();
         this.report("listening", null);
@@ -135,15 +114,6 @@ export class NatsSession {
       if (s.type === "disconnect") this.report("error", "connection to the broker lost; reconnecting");
       else if (s.type === "reconnect") this.report("listening", null);
     }
-  }
-
-  private schedule() {
-    if (this.closed) return;
-    const { firstMs, maxMs } = this.config.backoff ?? { firstMs: 1000, maxMs: 30_000 };
-    const wait = Math.min(maxMs, firstMs * 2 ** this.attempt++);
-    clearTimeout(this.timer);
-    this.timer = setTimeout(() => void this.connectNow(), wait);
-    this.timer.unref();
   }
 
   private async syncSubscriptions() {

@@ -8,6 +8,7 @@
 // broker (outputURL) are confirmed there before the ack; a redelivered
 // request whose such reply was confirmed is acked without a second reply.
 // Semantics: docs/decisions.md, "Protocol runner", RabbitMQ.
+import { ReconnectingSession } from "../reconnecting-session";
 import { createHash } from "node:crypto";
 import { connect, type Channel, type ChannelModel, type ConsumeMessage } from "amqplib";
 import { sourceKey, type RabbitSource } from "@/server/engine/protocols/rabbitmq";
@@ -62,22 +63,15 @@ interface Live {
   declared: Set<string>;
 }
 
-export class BrokerSession {
+export class BrokerSession extends ReconnectingSession {
   private live?: Live;
-  private closed = false;
-  private attempt = 0;
-  private timer?: NodeJS.Timeout;
-  private chain: Promise<void> = Promise.resolve();
   private replied = new Set<string>();
   private outputs = new OutputBrokers();
   private readonly log = logger().child({ module: "rabbitmq" });
   private sourceErrors = new Map<string, string>();
-  private lastState?: string;
 
-  constructor(private readonly config: SessionConfig) {}
-
-  start() {
-    void this.connectNow();
+  constructor(private readonly config: SessionConfig) {
+    super(config);
   }
 
   /** Consumes what the mocks name now (after a mock change); resolves once done. */
@@ -86,26 +80,11 @@ export class BrokerSession {
   }
 
   async close() {
-    this.closed = true;
-    clearTimeout(this.timer);
-    await this.chain.catch(() => {});
+    await this.stopRetrying();
     const live = this.live;
     this.live = undefined;
     await live?.model.close().catch(() => {});
     await this.outputs.close();
-  }
-
-  private serial(task: () => Promise<void>): Promise<void> {
-    const next = this.chain.then(task, task);
-    this.chain = next.catch(() => {});
-    return next;
-  }
-
-  private report(state: "listening" | "error", reason: string | null) {
-    const key = `${state}\u0000${reason}`;
-    if (key === this.lastState) return;
-    this.lastState = key;
-    this.config.onState(state, reason);
   }
 
   private reportListening() {
@@ -113,7 +92,7 @@ export class BrokerSession {
     this.report("listening", problems.length ? `connected; not consumed: ${problems.join("; ")}` : null);
   }
 
-  private connectNow(): Promise<void> {
+  protected connectNow(): Promise<void> {
     return this.serial(async () => {
       if (this.closed || this.live) return;
       let opened: ChannelModel | undefined;
@@ -139,7 +118,7 @@ export class BrokerSession {
         model.on("close", lost("connection to the broker lost"));
         channel.on("close", lost("connection to the broker lost"));
         this.live = live;
-        this.attempt = 0;
+        this.connected();
         await this.syncConsumers();
       } catch (err) {
         void opened?.close().catch(() => {});
@@ -150,15 +129,6 @@ export class BrokerSession {
         this.schedule();
       }
     });
-  }
-
-  private schedule() {
-    if (this.closed) return;
-    const { firstMs, maxMs } = this.config.backoff ?? { firstMs: 1000, maxMs: 30_000 };
-    const wait = Math.min(maxMs, firstMs * 2 ** this.attempt++);
-    clearTimeout(this.timer);
-    this.timer = setTimeout(() => void this.connectNow(), wait);
-    this.timer.unref();
   }
 
   /** Starts consumers for new sources, cancels those no mock names any more. */
