@@ -18,6 +18,7 @@ import { buildIsStale } from "../server/runtime/build-check";
 import * as grpc from "@grpc/grpc-js";
 import protobuf from "protobufjs";
 import { G1_METHOD, G1_PROTO, G1_REPLY } from "./grpc/proto";
+import { h2load, hasH2load, type GrpcLoadResult } from "./grpc/h2load";
 import { benchQ1 } from "./rabbitmq";
 import { installPeers, startMockoon, startWireMock, type Peer } from "./peers";
 import { benchQ2, benchQ2Alone } from "./kafka";
@@ -166,8 +167,8 @@ async function runnerPickUp(api: Api, address: string): Promise<string> {
   return `runner pick-up of a mock saved through the API: median ${median(times).toFixed(0)} ms (${Math.min(...times).toFixed(0)}–${Math.max(...times).toFixed(0)} ms, 5 mocks)`;
 }
 
-/** G1: one run of bench/grpc/load.ts (its own process) against a gRPC server. */
-async function grpcLoad(address: string, seconds: number): Promise<{ rps: number; p50: number; p99: number; errors: number; firstError: string }> {
+/** G1: one run of bench/grpc/load.ts (its own process, the grpc-js client) against a gRPC server. */
+async function grpcJsLoad(address: string, seconds: number): Promise<GrpcLoadResult> {
   const child = spawn(process.execPath, ["--import", "tsx", "bench/grpc/load.ts", address, String(seconds), String(CONNECTIONS)], { stdio: ["ignore", "pipe", "inherit"] });
   let out = "";
   child.stdout!.on("data", (d) => (out += d));
@@ -175,6 +176,10 @@ async function grpcLoad(address: string, seconds: number): Promise<{ rps: number
   if (code !== 0) throw new Error(`grpc load exited ${code}: ${out}`);
   return JSON.parse(out);
 }
+
+/** G1's measured load: h2load when installed (BENCH_GRPC_CLIENT=grpc-js forces the JS client). */
+const G1_CLIENT = process.env.BENCH_GRPC_CLIENT === "grpc-js" || !hasH2load() ? "grpc-js" : "h2load";
+const grpcLoad = (address: string, seconds: number) => (G1_CLIENT === "h2load" ? h2load(address, seconds, CONNECTIONS) : grpcJsLoad(address, seconds));
 
 async function measureGrpc(address: string, pid: number): Promise<Measured> {
   const cpu0 = cpuSeconds(pid);
@@ -201,7 +206,7 @@ async function benchG1(api: Api, env: NodeJS.ProcessEnv, nodeFlags: string[]): P
     const theirs = `127.0.0.1:${plainPort}`;
     // The runner loads the .proto and the mock after it starts: wait for a clean one-second run.
     for (let i = 0; ; i++) {
-      const probe = await grpcLoad(ours, 1).catch((err: Error) => ({ errors: 1, firstError: err.message }));
+      const probe = await grpcJsLoad(ours, 1).catch((err: Error) => ({ errors: 1, firstError: err.message }));
       if (!probe.errors) break;
       if (i > 60) throw new Error(`G1: the runner does not answer: ${probe.firstError}`);
       await new Promise((r) => setTimeout(r, 500));
@@ -215,7 +220,7 @@ async function benchG1(api: Api, env: NodeJS.ProcessEnv, nodeFlags: string[]): P
     }
     const [o, p] = runs.map(summarise);
     const pickUp = await runnerPickUp(api, ours);
-    return { pickUp, row: `${"G1 gRPC unary".padEnd(22)} ${rpsText(o)}  p50 ${String(o.p50).padStart(4)} ms  p99 ${String(o.p99).padStart(4)} ms | plain grpc-js ${rpsText(p)}  p99 ${String(p.p99).padStart(4)} ms | ratio ${(o.rps / p.rps).toFixed(2)} | CPU/call ${o.cpuUs.toFixed(0)} µs vs plain ${p.cpuUs.toFixed(0)} µs${troubleText(o)}` };
+    return { pickUp, row: `${"G1 gRPC unary".padEnd(22)} ${rpsText(o)}  p50 ${String(o.p50).padStart(4)} ms  p99 ${String(o.p99).padStart(4)} ms | plain grpc-js ${rpsText(p)}  p99 ${String(p.p99).padStart(4)} ms | ratio ${(o.rps / p.rps).toFixed(2)} | CPU/call ${o.cpuUs.toFixed(0)} µs vs plain ${p.cpuUs.toFixed(0)} µs | load: ${G1_CLIENT}${troubleText(o)}` };
   } finally {
     runner.kill("SIGTERM");
     plain.kill("SIGTERM");

@@ -1,7 +1,7 @@
 // Live updates for the UI (GET /api/v1/events): stub hits and misses and mock
 // changes, from every process, through PostgreSQL NOTIFY on "live_events"
 // (payloads are kept small: NOTIFY carries at most 8000 bytes).
-import { db } from "@/server/db/client";
+import { rawPool } from "@/server/db/client";
 import { listen, MOCKS_CHANNEL, type Listener } from "@/server/db/notify";
 
 export const LIVE_CHANNEL = "live_events";
@@ -18,7 +18,8 @@ export async function publishLive(events: LiveEvent[]) {
   let size = 2;
   const send = async () => {
     if (!batch.length) return;
-    await db().$executeRaw`SELECT pg_notify(${LIVE_CHANNEL}, ${JSON.stringify(batch)})`;
+    // Plain pg, like the recorder's other writes: this runs once per hit batch, and Prisma compiles even raw statements on the event loop.
+    await rawPool().query("SELECT pg_notify($1, $2)", [LIVE_CHANNEL, JSON.stringify(batch)]);
     batch = [];
     size = 2;
   };
