@@ -90,7 +90,7 @@ export const troubleText = (s: Summary) => (s.non2xx || s.errors ? `  (non-2xx $
 
 /** The protocol runner as `npm start` runs it (bundled entry), with extra environment; resolves once spawned. */
 export async function startRunner(root: string, env: NodeJS.ProcessEnv, nodeFlags: string[], extra: Record<string, string> = {}): Promise<ChildProcess> {
-  const cmd = entryCommand(root, "protocol-runner/main.ts", false);
+  const cmd = entryCommand(root, "protocol-runner/main.ts", true);
   return spawn(process.execPath, [...nodeFlags, ...cmd.nodeArgs, cmd.file], {
     env: { ...env, GRPC_PORT: String(await freePort()), RUNNER_HEALTH_PORT: String(await freePort()), SERVICE_NAME: "protocol-runner", ...extra },
     stdio: ["ignore", "inherit", "inherit"],

@@ -1,7 +1,7 @@
 // `npm start`: builds the web UI if needed, starts the embedded database when
 // DATABASE_URL is not set, applies migrations, creates the admin user and the
 // sandbox namespace, then runs the web process (server.ts, bundled; it starts
-// the Next.js process itself) and the protocol-runner, restarts either one that
+// the Next.js process itself) and the protocol-runner (bundled too), restarts either one that
 // crashes while the other keeps serving, and stops all of them together on
 // SIGTERM or SIGINT sent to this process alone. `npm start` execs it as
 // `node --import tsx` (no shell and no tsx CLI between npm and this process:
@@ -128,7 +128,7 @@ async function main() {
     start();
   };
   run("web", "server.ts", { NODE_ENV: "production", SERVICE_NAME: "web" }, true);
-  run("protocol-runner", "protocol-runner/main.ts", { NODE_ENV: "production", SERVICE_NAME: "protocol-runner" }, false);
+  run("protocol-runner", "protocol-runner/main.ts", { NODE_ENV: "production", SERVICE_NAME: "protocol-runner" }, true);
   if (!stopping) say(`serving on http://localhost:${process.env.PORT ?? 5770}`);
 }
 

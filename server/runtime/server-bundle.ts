@@ -1,4 +1,4 @@
-// `npm start` runs the web processes as JavaScript bundled by esbuild (our
+// `npm start` runs the web processes and the protocol runner as JavaScript bundled by esbuild (our
 // TypeScript only; packages stay in node_modules), not through tsx: no
 // loader thread and no per-function `__name` wrappers on the stub path, and
 // less memory. The bundle lives under .next/ (a build artefact, next to the
@@ -7,7 +7,7 @@
 import path from "node:path";
 
 export const BUNDLE_DIR = path.join(".next", "polymock");
-const ENTRIES = ["server.ts", "server/runtime/next-app.ts"];
+const ENTRIES = ["server.ts", "server/runtime/next-app.ts", "protocol-runner/main.ts"];
 
 /** The bundled file for a source entry, e.g. server.ts → .next/polymock/server.mjs. */
 export function bundledEntry(root: string, entry: string): string {
@@ -56,7 +56,7 @@ export function inheritedNodeFlags(): string[] {
   return out;
 }
 
-/** Bundles the web process entries (about a second). */
+/** Bundles the web process and runner entries (about a second). */
 export async function bundleServer(root: string): Promise<void> {
   const { build } = await import("esbuild");
   await build({
