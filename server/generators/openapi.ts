@@ -22,7 +22,7 @@ const pointer = (...parts: string[]) => "/" + parts.map((p) => p.replace(/~/g, "
 export const PREFER_HEADER = "Prefer";
 
 /** A `Prefer` preference as an RE2 pattern: `code=404` among others, separated by commas, semicolons or spaces. */
-export function preferPattern(name: "code" | "example", value: string): string {
+export function preferPattern(name: "code" | "example" | "fault", value: string): string {
   const escaped = value.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
   return `(^|[\\s,;])${name}=${escaped}($|[\\s,;])`;
 }

@@ -11,10 +11,13 @@ import path from "node:path";
 import SwaggerParser from "@apidevtools/swagger-parser";
 import Ajv from "ajv";
 import addFormats from "ajv-formats";
+import { createClientAsync } from "soap";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as generateRoute from "@/app/api/v1/generators/openapi/route";
 import * as previewRoute from "@/app/api/v1/generators/openapi/preview/route";
 import * as graphqlRoute from "@/app/api/v1/generators/graphql/route";
+import * as soapRoute from "@/app/api/v1/generators/soap/route";
+import * as soapPreviewRoute from "@/app/api/v1/generators/soap/preview/route";
 import { db } from "@/server/db/client";
 import { invalidateAll } from "@/server/serving/mock-index";
 import { call, makeUser, sessionCookie } from "@/server/testing/fixtures";
@@ -172,6 +175,63 @@ describe("POST /api/v1/generators/graphql", () => {
     const res = await graphql({ document: "type Query {\n  book(: ID): Int\n}" });
     expect(res.status).toBe(400);
     expect(res.body.details[0]).toMatchObject({ field: "document", line: 2, column: 8 });
+  });
+});
+
+describe("POST /api/v1/generators/soap", () => {
+  const WSDL_PATH = path.join(__dirname, "../generators/__fixtures__/library.wsdl");
+  const WSDL = readFileSync(WSDL_PATH, "utf8");
+  const soapGenerate = (body: unknown) => call(soapRoute.POST, `/api/v1/generators/soap?namespace=${NS}`, { method: "POST", cookie, body });
+  const soapPreview = (body: unknown) => call(soapPreviewRoute.POST, `/api/v1/generators/soap/preview?namespace=${NS}`, { method: "POST", cookie, body });
+  const endpoint = () => `${stub.base}/ws/services/library.asmx`;
+
+  it("generates a mock per operation and fault; a real SOAP client (1.1 and 1.2) gets answers of the WSDL's shape", async () => {
+    const res = await soapGenerate({ document: WSDL, pathPrefix: "/ws" });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body).toMatchObject({ created: 5, updated: 0, warnings: [] });
+    expect(res.body.mocks.every((m: { protocol: string }) => m.protocol === "soap")).toBe(true);
+    invalidateAll();
+
+    for (const forceSoap12Headers of [false, true]) {
+      const client = await createClientAsync(WSDL_PATH, { endpoint: endpoint(), forceSoap12Headers });
+      const [result, raw] = await client.GetBookAsync({ Isbn: "9780000000001" });
+      expect(raw).toContain(forceSoap12Headers ? "http://www.w3.org/2003/05/soap-envelope" : "http://schemas.xmlsoap.org/soap/envelope/");
+      const book = result.GetBookResult;
+      expect(book.attributes.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-/);
+      // The client reads the WSDL too: maxOccurs="unbounded" elements come back as lists.
+      expect(book).toMatchObject({ Title: "Title", Format: "Hardcover", Isbn: "Isbnxxxxxxxxx", Authors: { Author: [{ Name: "Name" }] } });
+      expect(String(book.Price)).toMatch(/^\d+(\.\d+)?$/);
+      // The client parses xs:dateTime into a Date: the placeholder became a real one.
+      expect(book.PublishedAt).toBeInstanceOf(Date);
+      expect(Number.isNaN(book.PublishedAt.getTime())).toBe(false);
+      expect(book.Authors.Author[0].Email).toMatch(/@/);
+      const [search] = await client.SearchBooksAsync({ Query: "dune" });
+      expect(Number(search.Total)).toBeGreaterThanOrEqual(0);
+      expect(search.SearchBooksResult.Book).toEqual([expect.objectContaining({ Format: "Hardcover" })]);
+    }
+  });
+
+  it("Prefer: fault=<name> answers the declared fault; a one-way operation answers 202", async () => {
+    const client = await createClientAsync(WSDL_PATH, { endpoint: endpoint() });
+    const err = await client.GetBookAsync({ Isbn: "9780000000001" }, {}, { Prefer: "fault=BookNotFound" }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(Error);
+    const fault = (err as { root: any }).root.Envelope.Body.Fault;
+    expect(fault).toMatchObject({ faultstring: "BookNotFound", detail: { BookNotFound: { Reason: "Reason" } } });
+    expect((err as { response: { status: number } }).response.status).toBe(500);
+    const oneWay = await fetch(endpoint(), { method: "POST", headers: { "content-type": "text/xml", SOAPAction: '"http://example.com/library/ReturnBook"' }, body: '<s:Envelope xmlns:s="http://schemas.xmlsoap.org/soap/envelope/"><s:Body><ReturnBook xmlns="http://example.com/library"><LoanId>x</LoanId></ReturnBook></s:Body></s:Envelope>' });
+    expect(oneWay.status).toBe(202);
+  });
+
+  it("a second run changes nothing; a WSDL it cannot read is a 400 with its line and column", async () => {
+    const again = await soapPreview({ document: WSDL, pathPrefix: "/ws" });
+    expect(again.status, again.text).toBe(200);
+    expect(again.body).toMatchObject({ created: 0, updated: 0, skipped: 5 });
+    const broken = await soapPreview({ document: WSDL.replace('<wsdl:port name="LibrarySoap" binding="tns:LibrarySoap">', '<wsdl:port name="LibrarySoap" binding="tns:Missing">') });
+    expect(broken.status).toBe(400);
+    expect(broken.body.details[0]).toMatchObject({ field: "document", line: 207, column: 5 });
+    const json = await soapPreview({ document: { definitions: {} } });
+    expect(json.status).toBe(400);
+    expect(json.body.error).toMatch(/a WSDL is XML/);
   });
 });
 

@@ -13,6 +13,7 @@ import { MAX_DOCUMENT_BYTES, parseDocumentText } from "@/server/generators/docum
 import { GeneratorInputError } from "@/server/generators/input-error";
 import { graphqlToMocks } from "@/server/generators/graphql";
 import { openapiToMocks } from "@/server/generators/openapi";
+import { soapToMocks } from "@/server/generators/soap";
 import type { GeneratorOptions, GeneratorResult, GeneratorWarning } from "@/server/generators/types";
 import { fetchDocument } from "@/server/lib/fetch-document";
 import { batchSaveMocks } from "./mock-batch";
@@ -22,16 +23,18 @@ import type { NamespaceScope } from "./namespace-access";
 
 interface Generator {
   map(document: unknown, options: GeneratorOptions): Promise<GeneratorResult>;
-  /** structured: the text is JSON or YAML; sdl: JSON (an introspection result) or the text itself. */
-  text: "structured" | "sdl";
+  /** structured: the text is JSON or YAML; sdl: JSON (an introspection result) or the text itself; xml: the text itself. */
+  text: "structured" | "sdl" | "xml";
 }
 
 const GENERATORS: Record<GeneratorKind, Generator> = {
   openapi: { map: openapiToMocks, text: "structured" },
   graphql: { map: graphqlToMocks, text: "sdl" },
+  soap: { map: soapToMocks, text: "xml" },
 };
 
 function readText(text: string, how: Generator["text"]): unknown {
+  if (how === "xml") return text;
   if (how === "sdl" && !/^\s*[{[]/.test(text)) return text;
   return parseDocumentText(text);
 }

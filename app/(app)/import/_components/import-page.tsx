@@ -31,6 +31,7 @@ type Row = GeneratorResponse["mocks"][number];
 const FORMATS: Record<GeneratorKind, { label: string; accept: string; placeholder: string; files: string }> = {
   openapi: { label: "OpenAPI 3.0/3.1 or Swagger 2.0", accept: ".json,.yaml,.yml", files: "openapi.yaml, swagger.json…", placeholder: "openapi: 3.0.3\ninfo: {title: Shop, version: '1'}\npaths:\n  /items/{id}:\n    get:\n      responses: …" },
   graphql: { label: "GraphQL schema (SDL or introspection)", accept: ".graphql,.gql,.graphqls,.json", files: "schema.graphql, introspection.json…", placeholder: "type Query {\n  book(id: ID!): Book\n}\ntype Book { id: ID! title: String! }" },
+  soap: { label: "SOAP: WSDL 1.1", accept: ".wsdl,.xml", files: "service.wsdl, service.asmx?wsdl…", placeholder: '<wsdl:definitions name="Shop" targetNamespace="urn:shop"\n    xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/" …>\n  <wsdl:types>…</wsdl:types>\n  <wsdl:service name="Shop">…</wsdl:service>\n</wsdl:definitions>' },
 };
 type Source = "paste" | "file" | "url";
 
