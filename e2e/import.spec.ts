@@ -2,6 +2,7 @@
 // an uploaded OpenAPI 3.1 file previews as a list of new mocks with their
 // details; the picked ones are created and served (the default answer and a
 // named example chosen with Prefer); importing again shows them unchanged.
+// Each other format: its document previews, creates, and the mocks answer.
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { expect, test } from "@playwright/test";
@@ -9,7 +10,9 @@ import { choose, newWorkspace, type Workspace } from "./support/mocks";
 import { screenshot } from "./support/session";
 import { adminApi, alertWith, loginViaUi } from "./support/ui";
 
-const PETSTORE_31 = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../server/generators/__fixtures__/petstore-3.1.yaml");
+const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../server/generators/__fixtures__");
+const PETSTORE_31 = path.join(FIXTURES, "petstore-3.1.yaml");
+const LIBRARY_WSDL = path.join(FIXTURES, "library.wsdl");
 let ws: Workspace;
 
 test.beforeAll(async () => {
@@ -74,5 +77,29 @@ test("import a GraphQL schema: pasted SDL previews a mock per root field; the cr
   const { data } = await (await ask()).json();
   expect(data.hello).toBe("hello");
   expect(typeof data.stats.visits).toBe("number");
+  await stub.dispose();
+});
+
+test("import a WSDL: the uploaded file previews a SOAP mock per operation and fault; a created one answers a SOAP 1.1 call", async ({ page, playwright }) => {
+  await loginViaUi(page, ws.owner);
+  await page.goto(`/import?ns=${ws.namespace}`);
+  await choose(page, "Format", /^SOAP: WSDL/);
+  await page.getByRole("tab", { name: "Upload a file" }).click();
+  await page.getByLabel("Choose a document").setInputFiles(LIBRARY_WSDL);
+  await page.getByLabel("Path prefix").fill("/ws");
+  await page.getByRole("button", { name: "Preview mocks" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "5 mocks: 5 new, 0 changing an existing mock, 0 unchanged." })).toBeVisible();
+  await page.getByRole("button", { name: "Create 5 selected" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "5 created, 0 updated, 0 left as they were." })).toBeVisible();
+  const stub = await playwright.request.newContext({ baseURL: process.env.E2E_BASE_URL });
+  const call = () =>
+    stub.post(`/stubs/${ws.namespace}/ws/services/library.asmx`, {
+      headers: { "content-type": "text/xml; charset=utf-8", SOAPAction: '"http://example.com/library/GetBook"' },
+      data: '<s:Envelope xmlns:s="http://schemas.xmlsoap.org/soap/envelope/"><s:Body><GetBook xmlns="http://example.com/library"><Isbn>9780000000001</Isbn></GetBook></s:Body></s:Envelope>',
+    });
+  await expect.poll(async () => (await call()).status(), { timeout: 10_000 }).toBe(200);
+  const text = await (await call()).text();
+  expect(text).toContain("http://schemas.xmlsoap.org/soap/envelope/");
+  expect(text).toContain("GetBookResponse");
   await stub.dispose();
 });
