@@ -23,7 +23,7 @@ const FORMAT_FAKES: Record<string, string> = {
 };
 
 /** Free-form string properties whose name says what they hold. */
-const NAME_FAKES: [RegExp, string][] = [
+export const NAME_FAKES: [RegExp, string][] = [
   [/^e-?mail(address)?$/i, "Email"],
   [/^first_?name$/i, "FirstName"],
   [/^last_?name$|^surname$/i, "LastName"],
