@@ -97,8 +97,8 @@ export function messageSample(type: protobuf.Type, depth = 0, seen: ReadonlySet<
       if (field.repeated || field.map) out[field.name] = field.map ? {} : [];
       continue;
     }
-    if (field.map) {
-      const key = MAP_KEYS[(field as protobuf.MapField).keyType] ?? "1";
+    if (field instanceof protobuf.MapField) {
+      const key = MAP_KEYS[field.keyType] ?? "1";
       out[field.name] = { [key]: value };
     } else out[field.name] = field.repeated ? [value] : value;
   }

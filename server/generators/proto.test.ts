@@ -22,6 +22,7 @@ const FILES = [
 ];
 const root = parseProtos(FILES);
 const payloadOf = (m: { mock: unknown }) => (m.mock as { response: { payload: any } }).response.payload;
+const grpcOf = (m: { mock: unknown }) => (m.mock as { grpc: { service: string; method: string; methodType?: string } }).grpc;
 
 /** Renders the placeholders as the engine does when serving. */
 const rendered = (payload: unknown) =>
@@ -46,7 +47,7 @@ describe("protoToMocks", () => {
     const { mocks, warnings, protos } = await protoToMocks({ files: FILES });
     expect(warnings).toEqual([]);
     expect(protos).toEqual(FILES);
-    expect(mocks.map((m) => [m.mock.id, m.mock.grpc?.methodType, m.summary])).toEqual([
+    expect(mocks.map((m) => [m.mock.id, grpcOf(m).methodType, m.summary])).toEqual([
       ["grpc-fleet.v1.tracker-getvehicle", "unary", "fleet.v1.Tracker/GetVehicle (unary) → fleet.v1.Vehicle"],
       ["grpc-fleet.v1.tracker-watchpositions", "server-stream", "fleet.v1.Tracker/WatchPositions (server-stream) → a stream of 3 fleet.v1.Position"],
       ["grpc-fleet.v1.tracker-recordtrip", "client-stream", "fleet.v1.Tracker/RecordTrip (client-stream) → fleet.v1.TripSummary"],
@@ -54,7 +55,7 @@ describe("protoToMocks", () => {
     ]);
     for (const m of mocks) {
       expect(MockInput.safeParse(m.mock).success, m.mock.id).toBe(true);
-      expect(m.mock.grpc).toMatchObject({ service: "fleet.v1.Tracker" });
+      expect(grpcOf(m)).toMatchObject({ service: "fleet.v1.Tracker" });
     }
     const again = await protoToMocks({ files: FILES }, { idPrefix: "fleet" });
     expect(again.mocks.map((m) => m.mock.id)).toEqual(mocks.map((m) => m.mock.id.replace(/^grpc-/, "fleet-")));
@@ -95,7 +96,7 @@ describe("protoToMocks", () => {
   it("every reply, rendered, is a message the runner's encoder accepts for the method's output type", async () => {
     const { mocks } = await protoToMocks({ files: FILES });
     for (const m of mocks) {
-      const method = root.lookupService("fleet.v1.Tracker").methods[m.mock.grpc!.method]!;
+      const method = root.lookupService("fleet.v1.Tracker").methods[grpcOf(m).method]!;
       method.resolve();
       const type = method.resolvedResponseType!;
       const value = rendered(payloadOf(m));

@@ -319,6 +319,9 @@ describe("every documented operation, success case, validated against the docume
     await ok("POST /api/v1/generators/openapi", { body: { document } });
     await ok("POST /api/v1/generators/graphql/preview", { body: { document: "type Query { hello: String }" } });
     await ok("POST /api/v1/generators/graphql", { body: { document: "type Query { hello: String }" } });
+    const proto = 'syntax = "proto3";\npackage hello;\nservice Greeter { rpc Hi(Msg) returns (Msg); }\nmessage Msg { string text = 1; }\n';
+    await ok("POST /api/v1/generators/grpc/preview", { body: { document: proto } });
+    await ok("POST /api/v1/generators/grpc", { body: { document: { files: [{ name: "hello/greeter.proto", content: proto }] } } });
   });
 
   it("message broker admin against the real RabbitMQ and the kcat Kafka mock cluster", async () => {
