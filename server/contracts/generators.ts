@@ -5,7 +5,7 @@ import { z } from "zod";
 import { endpoint } from "./endpoint";
 import { MockId, MockInput } from "./mock";
 
-export const GENERATOR_KINDS = ["openapi", "graphql", "soap"] as const;
+export const GENERATOR_KINDS = ["openapi", "graphql", "soap", "grpc"] as const;
 export type GeneratorKind = (typeof GENERATOR_KINDS)[number];
 
 export const GeneratorRequest = z
@@ -66,4 +66,5 @@ export const generatorEndpoints = {
   openapi: pair("openapi", "an OpenAPI 3.0/3.1 or Swagger 2.0 document"),
   graphql: pair("graphql", "a GraphQL schema (SDL text, or an introspection result)"),
   soap: pair("soap", "a WSDL 1.1 document (its XML text) with inline XSD"),
+  grpc: pair("grpc", 'one .proto text, or several files as {"files": [{"name", "content"}]} (the .proto files are stored in the namespace too)'),
 } as const;

@@ -4,6 +4,8 @@
 export interface DocumentLocation {
   line?: number;
   column?: number;
+  /** The file, for a document of several files (.proto imports). */
+  file?: string;
   /** A JSON pointer into the document, when the problem is a value rather than the syntax. */
   pointer?: string;
 }

@@ -29,4 +29,6 @@ export interface GeneratedMock {
 export interface GeneratorResult {
   mocks: GeneratedMock[];
   warnings: GeneratorWarning[];
+  /** .proto files the mocks need in their namespace (the gRPC generator): stored in the same transaction as the mocks. */
+  protos?: { name: string; content: string }[];
 }

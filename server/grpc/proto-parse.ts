@@ -25,6 +25,13 @@ export interface ProtoService {
   methods: ProtoMethod[];
 }
 
+/** The streaming kind, spelled as a mock's grpc.methodType. */
+export function methodKind(m: Pick<ProtoMethod, "requestStream" | "responseStream">): "unary" | "server-stream" | "client-stream" | "bidirectional" {
+  if (m.requestStream && m.responseStream) return "bidirectional";
+  if (m.requestStream) return "client-stream";
+  return m.responseStream ? "server-stream" : "unary";
+}
+
 export class ProtoError extends Error {
   constructor(
     message: string,

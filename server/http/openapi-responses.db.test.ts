@@ -322,6 +322,9 @@ describe("every documented operation, success case, validated against the docume
     const wsdl = '<definitions name="Ping" targetNamespace="urn:ping" xmlns="http://schemas.xmlsoap.org/wsdl/" xmlns:soap="http://schemas.xmlsoap.org/wsdl/soap/" xmlns:tns="urn:ping" xmlns:xsd="http://www.w3.org/2001/XMLSchema"><message name="In"><part name="a" type="xsd:string"/></message><portType name="P"><operation name="ping"><input message="tns:In"/><output message="tns:In"/></operation></portType><binding name="B" type="tns:P"><soap:binding style="rpc"/><operation name="ping"><input><soap:body use="literal"/></input><output><soap:body use="literal"/></output></operation></binding><service name="Ping"><port name="P" binding="tns:B"><soap:address location="http://localhost/ping"/></port></service></definitions>';
     await ok("POST /api/v1/generators/soap/preview", { body: { document: wsdl } });
     await ok("POST /api/v1/generators/soap", { body: { document: wsdl } });
+    const proto = 'syntax = "proto3";\npackage hello;\nservice Greeter { rpc Hi(Msg) returns (Msg); }\nmessage Msg { string text = 1; }\n';
+    await ok("POST /api/v1/generators/grpc/preview", { body: { document: proto } });
+    await ok("POST /api/v1/generators/grpc", { body: { document: { files: [{ name: "hello/greeter.proto", content: proto }] } } });
   });
 
   it("message broker admin against the real RabbitMQ and the kcat Kafka mock cluster", async () => {

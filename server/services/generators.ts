@@ -14,8 +14,10 @@ import { GeneratorInputError } from "@/server/generators/input-error";
 import { graphqlToMocks } from "@/server/generators/graphql";
 import { openapiToMocks } from "@/server/generators/openapi";
 import { soapToMocks } from "@/server/generators/soap";
+import { protoToMocks } from "@/server/generators/proto";
 import type { GeneratorOptions, GeneratorResult, GeneratorWarning } from "@/server/generators/types";
 import { fetchDocument } from "@/server/lib/fetch-document";
+import { checkProtoFiles, storeProtoFiles } from "./grpc-protos";
 import { batchSaveMocks } from "./mock-batch";
 import { storedBody } from "./mock-rows";
 import { canonical, type MockBody } from "./mocks";
@@ -31,6 +33,7 @@ const GENERATORS: Record<GeneratorKind, Generator> = {
   openapi: { map: openapiToMocks, text: "structured" },
   graphql: { map: graphqlToMocks, text: "sdl" },
   soap: { map: soapToMocks, text: "xml" },
+  grpc: { map: protoToMocks, text: "sdl" },
 };
 
 function readText(text: string, how: Generator["text"]): unknown {
@@ -55,6 +58,16 @@ function unreadable(err: GeneratorInputError, field: string) {
 
 const comparable = (def: MockBody) => canonical({ ...def, id: undefined, namespace: undefined });
 
+type Protos = NonNullable<GeneratorResult["protos"]>;
+
+/** The .proto files a generator gives, against the namespace's: a 400 when together they do not parse, a warning for each stored file they would change. */
+async function checkProtos(scope: NamespaceScope, protos: Protos, field: string): Promise<GeneratorWarning[]> {
+  await checkProtoFiles(db(), scope, protos, () => field);
+  const stored = await db().grpcProto.findMany({ where: { namespaceId: scope.id, name: { in: protos.map((p) => p.name) } }, select: { name: true, content: true } });
+  const changed = stored.filter((s) => protos.find((p) => p.name === s.name)?.content !== s.content);
+  return changed.map((s) => ({ message: `replaces the namespace's stored .proto file '${s.name}'` }));
+}
+
 interface Planned {
   id: string;
   summary: string;
@@ -62,7 +75,7 @@ interface Planned {
   status: "new" | "update" | "unchanged";
 }
 
-async function plan(kind: GeneratorKind, scope: NamespaceScope, input: GeneratorRequest): Promise<{ planned: Planned[]; warnings: GeneratorWarning[] }> {
+async function plan(kind: GeneratorKind, scope: NamespaceScope, input: GeneratorRequest): Promise<{ planned: Planned[]; warnings: GeneratorWarning[]; protos?: Protos; field: string }> {
   let field: "document" | "url" = input.url !== undefined ? "url" : "document";
   let result: GeneratorResult;
   try {
@@ -73,7 +86,7 @@ async function plan(kind: GeneratorKind, scope: NamespaceScope, input: Generator
     if (err instanceof GeneratorInputError) throw unreadable(err, field);
     throw err;
   }
-  const warnings = [...result.warnings];
+  const warnings = [...result.warnings, ...(result.protos ? await checkProtos(scope, result.protos, field) : [])];
   const parsed: { id: string; summary: string; def: MockBody }[] = [];
   for (const g of result.mocks) {
     const checked = MockInput.safeParse(g.mock as MockInputType);
@@ -93,7 +106,7 @@ async function plan(kind: GeneratorKind, scope: NamespaceScope, input: Generator
     })();
     return { ...p, status: same ? "unchanged" : "update" };
   });
-  return { planned, warnings };
+  return { planned, warnings, protos: result.protos, field };
 }
 
 const view = (p: Planned, status: GeneratorResponse["mocks"][number]["status"]) => ({ id: p.id, summary: p.summary, protocol: protocolOf(p.def), status, mock: { ...p.def, id: p.id } as Record<string, unknown> });
@@ -110,7 +123,7 @@ export async function previewGenerator(kind: GeneratorKind, scope: NamespaceScop
 }
 
 export async function runGenerator(kind: GeneratorKind, actor: Actor, scope: NamespaceScope, input: GeneratorRequest): Promise<GeneratorResponse> {
-  const { planned, warnings } = await plan(kind, scope, input);
+  const { planned, warnings, protos, field } = await plan(kind, scope, input);
   const chosen = input.mockIds ? new Set(input.mockIds) : undefined;
   if (chosen) {
     const known = new Set(planned.map((p) => p.id));
@@ -118,7 +131,8 @@ export async function runGenerator(kind: GeneratorKind, actor: Actor, scope: Nam
     if (unknown.length) throw errors.validation(`mockIds names mocks the document does not give: ${unknown.slice(0, 5).join(", ")}`, [{ location: "body", field: "mockIds", message: "not in the preview" }]);
   }
   const write = planned.filter((p) => p.status !== "unchanged" && (!chosen || chosen.has(p.id)));
-  await batchSaveMocks(actor, scope, write.map((p) => ({ ...p.def, id: p.id })));
+  // The .proto files go in the mocks' transaction: the gRPC mock check reads them.
+  await batchSaveMocks(actor, scope, write.map((p) => ({ ...p.def, id: p.id })), undefined, protos && ((tx) => storeProtoFiles(tx, scope, protos, () => field)));
   const outcome = (p: Planned) => (chosen && !chosen.has(p.id) ? "skipped" : p.status === "new" ? "created" : p.status === "update" ? "updated" : "unchanged");
   const mocks = planned.map((p) => view(p, outcome(p)));
   return {

@@ -7,6 +7,7 @@ import type { GrpcServiceView } from "@/server/contracts/grpc-endpoints";
 import type { MockDefinition } from "@/server/contracts/mock";
 import type { Prisma } from "@/server/db/client";
 import { errors } from "@/server/errors";
+import { methodKind } from "@/server/grpc/proto-parse";
 
 type GrpcBlock = NonNullable<MockDefinition["grpc"]>;
 type Client = Pick<Prisma.TransactionClient, "grpcProto">;
@@ -14,13 +15,6 @@ type Client = Pick<Prisma.TransactionClient, "grpcProto">;
 interface Problem {
   field: "grpc.service" | "grpc.method" | "grpc.methodType";
   message: string;
-}
-
-function kindOf(m: GrpcServiceView["methods"][number]): NonNullable<GrpcBlock["methodType"]> {
-  if (m.requestStream && m.responseStream) return "bidirectional";
-  if (m.requestStream) return "client-stream";
-  if (m.responseStream) return "server-stream";
-  return "unary";
 }
 
 /** The service a mock names: fully qualified (a leading dot allowed), or its simple name when only one service has it. */
@@ -41,7 +35,7 @@ export function grpcMethodProblem(services: GrpcServiceView[], grpc: GrpcBlock):
   }
   const method = svc.methods.find((m) => m.name === grpc.method);
   if (!method) return { field: "grpc.method", message: `service '${svc.name}' has no method '${grpc.method}' (it has: ${svc.methods.map((m) => m.name).join(", ")})` };
-  const kind = kindOf(method);
+  const kind = methodKind(method);
   if (grpc.methodType !== undefined && grpc.methodType !== kind) {
     return { field: "grpc.methodType", message: `'${svc.name}/${method.name}' is ${kind}, not ${grpc.methodType}` };
   }

@@ -10,11 +10,11 @@ import type {
   GrpcServiceView,
   ImportGrpcInput,
 } from "@/server/contracts/grpc-endpoints";
-import { db } from "@/server/db/client";
+import { db, type Prisma } from "@/server/db/client";
 import { notifyMocksChanged } from "@/server/db/notify";
 import { errors } from "@/server/errors";
 import { responseSkeleton } from "@/server/grpc/message-skeleton";
-import { parseProtos, ProtoError, servicesByFile, type ProtoFile } from "@/server/grpc/proto-parse";
+import { methodKind, parseProtos, ProtoError, servicesByFile, type ProtoFile } from "@/server/grpc/proto-parse";
 import type { NamespaceScope } from "./namespace-access";
 
 interface Row {
@@ -41,6 +41,38 @@ export async function listProtos(ns: NamespaceScope): Promise<GrpcProtoList> {
   return { namespace: ns.name, protos: rows.map((r) => summary(ns, r)), count: rows.length };
 }
 
+type ProtoClient = Pick<Prisma.TransactionClient, "grpcProto">;
+
+/**
+ * The services of each uploaded file, checked together with the namespace's
+ * other stored files (an uploaded file replaces the stored one of its name),
+ * so the namespace's set always parses. A 400 names the body field `fieldOf`
+ * gives for the offending file, with its file, line and column.
+ */
+export async function checkProtoFiles(client: ProtoClient, ns: NamespaceScope, uploaded: ProtoFile[], fieldOf: (file: string) => string): Promise<Map<string, GrpcServiceView[]>> {
+  const names = new Set(uploaded.map((f) => f.name));
+  const stored = await client.grpcProto.findMany({ where: { namespaceId: ns.id }, select: { name: true, content: true } });
+  try {
+    return servicesByFile([...stored.filter((s) => !names.has(s.name)), ...uploaded]);
+  } catch (err) {
+    if (!(err instanceof ProtoError)) throw err;
+    const where = err.line === undefined ? {} : { line: err.line, column: err.column };
+    throw errors.validation(`The .proto files do not parse: ${err.message}`, [{ location: "body", field: fieldOf(err.file), message: err.message, file: err.file, ...where }]);
+  }
+}
+
+/** Checks (checkProtoFiles) and stores the files, replacing those of the same name; the caller notifies after its transaction. */
+export async function storeProtoFiles(client: ProtoClient, ns: NamespaceScope, uploaded: ProtoFile[], fieldOf: (file: string) => string): Promise<void> {
+  const services = await checkProtoFiles(client, ns, uploaded, fieldOf);
+  for (const f of uploaded) {
+    await client.grpcProto.upsert({
+      where: { namespaceId_name: { namespaceId: ns.id, name: f.name } },
+      create: { namespaceId: ns.id, name: f.name, content: f.content, services: services.get(f.name) ?? [] },
+      update: { content: f.content, services: services.get(f.name) ?? [] },
+    });
+  }
+}
+
 export async function importProtos(ns: NamespaceScope, input: ImportGrpcInput): Promise<GrpcProtoList> {
   checkNamespace(ns, input.namespace);
   const single = input.files === undefined;
@@ -51,27 +83,11 @@ export async function importProtos(ns: NamespaceScope, input: ImportGrpcInput): 
     if (seen.has(f.name)) throw errors.validation(`File '${f.name}' is uploaded twice`, [{ location: "body", field: fieldOf(i, "name"), message: `duplicate of files.${seen.get(f.name)}` }]);
     seen.set(f.name, i);
   });
-  const stored = await db().grpcProto.findMany({ where: { namespaceId: ns.id }, select: { name: true, content: true } });
-  const all = [...stored.filter((s) => !seen.has(s.name)), ...uploaded];
-  let services: Map<string, GrpcServiceView[]>;
-  try {
-    services = servicesByFile(all);
-  } catch (err) {
-    if (!(err instanceof ProtoError)) throw err;
-    const i = seen.get(err.file);
-    const field = i === undefined ? "files" : fieldOf(i, "content");
-    const where = err.line === undefined ? {} : { line: err.line, column: err.column };
-    throw errors.validation(`The .proto files do not parse: ${err.message}`, [{ location: "body", field, message: err.message, file: err.file, ...where }]);
-  }
-  await db().$transaction(
-    uploaded.map((f) =>
-      db().grpcProto.upsert({
-        where: { namespaceId_name: { namespaceId: ns.id, name: f.name } },
-        create: { namespaceId: ns.id, name: f.name, content: f.content, services: services.get(f.name) ?? [] },
-        update: { content: f.content, services: services.get(f.name) ?? [] },
-      }),
-    ),
-  );
+  const contentField = (file: string) => {
+    const i = seen.get(file);
+    return i === undefined ? "files" : fieldOf(i, "content");
+  };
+  await db().$transaction((tx) => storeProtoFiles(tx, ns, uploaded, contentField));
   // The protocol runner rebuilds its gRPC services on the mocks' notification.
   await notifyMocksChanged(ns.id);
   return listProtos(ns);
@@ -108,12 +124,6 @@ export async function namespaceGrpcServices(namespaceId: string): Promise<GrpcSe
   return rows.flatMap((r) => r.services as GrpcServiceView[]);
 }
 
-function kindOf(m: { requestStream: boolean; responseStream: boolean }): GrpcMethodEntry["kind"] {
-  if (m.requestStream && m.responseStream) return "bidirectional";
-  if (m.requestStream) return "client-stream";
-  return m.responseStream ? "server-stream" : "unary";
-}
-
 /**
  * Every method the namespace's .proto files define, with a response payload
  * skeleton of its output type: what the mock editor's service and method
@@ -127,7 +137,7 @@ export async function listGrpcMethods(ns: NamespaceScope): Promise<GrpcMethodCat
     (row.services as GrpcServiceView[]).flatMap((svc) =>
       svc.methods.map((m): GrpcMethodEntry => {
         const type = root.lookupType(m.responseType);
-        return { service: svc.name, method: m.name, kind: kindOf(m), requestType: m.requestType, responseType: m.responseType, file: row.name, responseSkeleton: responseSkeleton(type, m.responseStream) };
+        return { service: svc.name, method: m.name, kind: methodKind(m), requestType: m.requestType, responseType: m.responseType, file: row.name, responseSkeleton: responseSkeleton(type, m.responseStream) };
       }),
     ),
   );

@@ -29,9 +29,11 @@ function assertServableAt(def: MockBody, index: number) {
  * Creates or overwrites many mocks. Unlike POST /api/v1/mocks there is no
  * duplicate-endpoint check: a batch is bulk loading, and an id that exists is
  * overwritten. `create_new` refuses the whole batch if any id exists.
+ * `before` runs first in the same transaction (a generator storing the
+ * .proto files its gRPC mocks need, so the mock check sees them).
  */
-export async function batchSaveMocks(actor: Actor, scope: NamespaceScope, items: MockBody[], intent?: "overwrite" | "create_new"): Promise<BatchSaveResult> {
-  if (items.length === 0) return { created: 0, overwritten: 0, mocks: [] };
+export async function batchSaveMocks(actor: Actor, scope: NamespaceScope, items: MockBody[], intent?: "overwrite" | "create_new", before?: (tx: Prisma.TransactionClient) => Promise<void>): Promise<BatchSaveResult> {
+  if (items.length === 0 && !before) return { created: 0, overwritten: 0, mocks: [] };
   const ids = items.map((def) => def.id ?? randomUUID());
   const indexOf = new Map<string, number>();
   ids.forEach((id, i) => {
@@ -44,6 +46,7 @@ export async function batchSaveMocks(actor: Actor, scope: NamespaceScope, items:
   const now = new Date();
   const existing = await db()
     .$transaction(async (tx) => {
+      await before?.(tx);
       await requireFolders(tx, scope.id, items.map((def, i) => ({ folderId: def.folderId, field: `${i}.folderId` })));
       await assertKnownGrpcMethods(tx, scope.id, items.map((def, i) => ({ def, prefix: `${i}.` })));
       const found = new Map((await lockMocks(tx, scope.id, ids)).map((m) => [m.id, m]));

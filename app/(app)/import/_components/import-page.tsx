@@ -32,6 +32,7 @@ const FORMATS: Record<GeneratorKind, { label: string; accept: string; placeholde
   openapi: { label: "OpenAPI 3.0/3.1 or Swagger 2.0", accept: ".json,.yaml,.yml", files: "openapi.yaml, swagger.json…", placeholder: "openapi: 3.0.3\ninfo: {title: Shop, version: '1'}\npaths:\n  /items/{id}:\n    get:\n      responses: …" },
   graphql: { label: "GraphQL schema (SDL or introspection)", accept: ".graphql,.gql,.graphqls,.json", files: "schema.graphql, introspection.json…", placeholder: "type Query {\n  book(id: ID!): Book\n}\ntype Book { id: ID! title: String! }" },
   soap: { label: "SOAP: WSDL 1.1", accept: ".wsdl,.xml", files: "service.wsdl, service.asmx?wsdl…", placeholder: '<wsdl:definitions name="Shop" targetNamespace="urn:shop"\n    xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/" …>\n  <wsdl:types>…</wsdl:types>\n  <wsdl:service name="Shop">…</wsdl:service>\n</wsdl:definitions>' },
+  grpc: { label: "gRPC (.proto)", accept: ".proto", files: "greeter.proto…", placeholder: 'syntax = "proto3";\npackage shop;\nservice Orders {\n  rpc Get(GetOrder) returns (Order);\n}\nmessage GetOrder { string id = 1; }\nmessage Order { string id = 1; string state = 2; }' },
 };
 type Source = "paste" | "file" | "url";
 
