@@ -5,7 +5,7 @@ import { z } from "zod";
 import { endpoint } from "./endpoint";
 import { MockId, MockInput } from "./mock";
 
-export const GENERATOR_KINDS = ["openapi", "graphql"] as const;
+export const GENERATOR_KINDS = ["openapi", "graphql", "har", "socket"] as const;
 export type GeneratorKind = (typeof GENERATOR_KINDS)[number];
 
 export const GeneratorRequest = z
@@ -65,4 +65,9 @@ function pair(kind: GeneratorKind, what: string) {
 export const generatorEndpoints = {
   openapi: pair("openapi", "an OpenAPI 3.0/3.1 or Swagger 2.0 document"),
   graphql: pair("graphql", "a GraphQL schema (SDL text, or an introspection result)"),
+  har: pair("har", "a HAR 1.2 recording (one HTTP mock per distinct request, replaying its recorded answer)"),
+  socket: pair(
+    "socket",
+    "a socket document (JSON or YAML: {title?, servers?: [{name, protocol?: websocket|tcp|udp, events: [{event?, match?, conditions?, reply?, then?: [{reply, delay?}], delay?, priority?, name?}]}], events?: [{serverName, …the same}]}; a bare list is the events; one Socket mock per event)",
+  ),
 } as const;

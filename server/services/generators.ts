@@ -12,7 +12,9 @@ import { errors } from "@/server/errors";
 import { MAX_DOCUMENT_BYTES, parseDocumentText } from "@/server/generators/document-text";
 import { GeneratorInputError } from "@/server/generators/input-error";
 import { graphqlToMocks } from "@/server/generators/graphql";
+import { harToMocks } from "@/server/generators/har";
 import { openapiToMocks } from "@/server/generators/openapi";
+import { socketToMocks } from "@/server/generators/socket";
 import type { GeneratorOptions, GeneratorResult, GeneratorWarning } from "@/server/generators/types";
 import { fetchDocument } from "@/server/lib/fetch-document";
 import { batchSaveMocks } from "./mock-batch";
@@ -29,6 +31,8 @@ interface Generator {
 const GENERATORS: Record<GeneratorKind, Generator> = {
   openapi: { map: openapiToMocks, text: "structured" },
   graphql: { map: graphqlToMocks, text: "sdl" },
+  har: { map: harToMocks, text: "structured" },
+  socket: { map: socketToMocks, text: "structured" },
 };
 
 function readText(text: string, how: Generator["text"]): unknown {

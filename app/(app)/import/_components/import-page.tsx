@@ -31,6 +31,8 @@ type Row = GeneratorResponse["mocks"][number];
 const FORMATS: Record<GeneratorKind, { label: string; accept: string; placeholder: string; files: string }> = {
   openapi: { label: "OpenAPI 3.0/3.1 or Swagger 2.0", accept: ".json,.yaml,.yml", files: "openapi.yaml, swagger.json…", placeholder: "openapi: 3.0.3\ninfo: {title: Shop, version: '1'}\npaths:\n  /items/{id}:\n    get:\n      responses: …" },
   graphql: { label: "GraphQL schema (SDL or introspection)", accept: ".graphql,.gql,.graphqls,.json", files: "schema.graphql, introspection.json…", placeholder: "type Query {\n  book(id: ID!): Book\n}\ntype Book { id: ID! title: String! }" },
+  har: { label: "HAR recording (browser or proxy traffic)", accept: ".har,.json", files: "traffic.har…", placeholder: '{"log": {"version": "1.2", "entries": [\n  {"request": {"method": "GET", "url": "https://api.example/items?page=1", "headers": []},\n   "response": {"status": 200, "headers": [{"name": "Content-Type", "value": "application/json"}],\n                "content": {"mimeType": "application/json", "text": "[{\\"id\\": 1}]"}}}\n]}}' },
+  socket: { label: "Socket events (WebSocket, TCP, UDP)", accept: ".json,.yaml,.yml", files: "sockets.yaml…", placeholder: "title: Chat\nservers:\n  - name: chat            # ws://host/stubs/<namespace>/chat, or the TCP/UDP server so named\n    events:\n      - event: join\n        match: {room: lobby}\n        reply: {joined: true, user: $.req.user}\n      - event: ping\n        reply: pong" },
 };
 type Source = "paste" | "file" | "url";
 
