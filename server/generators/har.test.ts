@@ -14,12 +14,13 @@ import { GeneratorInputError } from "./input-error";
 
 const HAR = JSON.parse(readFileSync(path.join(__dirname, "__fixtures__", "tasks-api.har"), "utf8"));
 type Obj = Record<string, any>;
+const mockOf = (m: { mock: unknown }) => m.mock as Obj;
 const entry = (method: string, url: string, status: number, text?: string, more: Obj = {}) => ({
   request: { method, url, headers: more.reqHeaders ?? [], ...(more.postData ? { postData: more.postData } : {}) },
   response: { status, headers: more.headers ?? [{ name: "Content-Type", value: "application/json" }], content: { size: text?.length ?? 0, mimeType: "application/json", ...(text !== undefined ? { text } : {}), ...(more.encoding ? { encoding: more.encoding } : {}) } },
   ...(more.extra ?? {}),
 });
-const har = (...entries: unknown[]) => ({ log: { version: "1.2", creator: { name: "test", version: "1" }, entries } });
+const har = (...entries: Obj[]) => ({ log: { version: "1.2", creator: { name: "test", version: "1" }, entries } });
 
 /** Every usable entry of `doc` asked of the engine serving `mocks`, in recording order: status, body bytes and Content-Type as recorded. */
 async function replay(doc: Obj, mocks: { mock: Obj }[], pathPrefix = "") {
@@ -76,21 +77,21 @@ describe("harToMocks", () => {
     expect(mocks[0].mock.id).toBe("api.tasks.example-get-api-v1-projects");
     expect(mocks[2].mock).toMatchObject({ id: "api.tasks.example-get-api-v1-tasks-project-2", priority: 2, http: { route: "/api/v1/tasks", httpMethod: "GET", queryParams: [{ path: "project", assertAction: "equals", value: "2" }] } });
     expect(mocks[3].mock.priority).toBe(4);
-    expect(mocks[1].mock.oneOf?.responses.map((r) => (r.payload as Obj).total)).toEqual([2, 3]);
-    expect(mocks[5].mock.http?.conditions).toEqual([
+    expect(mockOf(mocks[1]).oneOf?.responses.map((r: Obj) => (r.payload as Obj).total)).toEqual([2, 3]);
+    expect(mockOf(mocks[5]).http?.conditions).toEqual([
       { path: "$.project", assertAction: "equals", value: 1 },
       { path: "$.title", assertAction: "equals", value: "Buy milk" },
     ]);
     // Presence of a credential, not its value, tells the two answers apart.
     expect(mocks[10].mock).toMatchObject({ priority: 1, http: { header: [{ path: "authorization", assertAction: "notEmpty" }] } });
     expect(JSON.stringify(mocks)).not.toContain("eyJhbGciOiJIUzI1NiJ9");
-    const projects = mocks[0].mock.response!;
+    const projects = mockOf(mocks[0]).response!;
     expect(projects.headers).toEqual({ server: ["nginx/1.25.4"], "content-type": ["application/json; charset=utf-8"], "access-control-allow-origin": ["https://tasks.example"], vary: ["Origin"], etag: ['W/"2f-projects"'], "cache-control": ["private, max-age=0"] });
     expect(projects.payload).toEqual([{ id: 1, name: "Home" }, { id: 2, name: "Work" }]);
-    expect(mocks[12].mock.response).toMatchObject({ decode: "base64", headers: { "content-type": ["image/png"] } });
+    expect(mockOf(mocks[12]).response).toMatchObject({ decode: "base64", headers: { "content-type": ["image/png"] } });
     // Pretty-printed JSON stays text, so the same bytes go out.
-    expect(typeof mocks[16].mock.response!.payload).toBe("string");
-    expect(mocks[15].mock.response).toEqual({ statusCode: 204, headers: { server: ["nginx/1.25.4"], "access-control-allow-origin": ["https://tasks.example"], vary: ["Origin"] } });
+    expect(typeof mockOf(mocks[16]).response!.payload).toBe("string");
+    expect(mockOf(mocks[15]).response).toEqual({ statusCode: 204, headers: { server: ["nginx/1.25.4"], "access-control-allow-origin": ["https://tasks.example"], vary: ["Origin"] } });
     expect(warnings.map((w) => [w.pointer, w.message])).toEqual([
       ["/log/entries/18", "skipped: aborted (status 0): no answer was recorded"],
       [undefined, expect.stringMatching(/^1 Set-Cookie header\(s\) left out/)],
@@ -148,10 +149,10 @@ describe("harToMocks", () => {
     );
     doc.log.entries[2].response.content.size = 120;
     const { mocks, warnings } = await harToMocks(doc);
-    expect(mocks[0].mock.response).toMatchObject({ decode: "base64", payload: Buffer.from('{"hint":"write {{ $.queryParams.q }} or $.req.id"}').toString("base64") });
-    expect(mocks[1].mock.response).toMatchObject({ decode: "base64", payload: latin1 });
-    expect(mocks[2].mock.response).toEqual({ statusCode: 200 });
-    expect(mocks[3].mock.http?.route).toBe("/%3Aodd/%2A");
+    expect(mockOf(mocks[0]).response).toMatchObject({ decode: "base64", payload: Buffer.from('{"hint":"write {{ $.queryParams.q }} or $.req.id"}').toString("base64") });
+    expect(mockOf(mocks[1]).response).toMatchObject({ decode: "base64", payload: latin1 });
+    expect(mockOf(mocks[2]).response).toEqual({ statusCode: 200 });
+    expect(mockOf(mocks[3]).http?.route).toBe("/%3Aodd/%2A");
     expect(warnings.map((w) => w.pointer)).toEqual(["/log/entries/0/response/content/text", "/log/entries/2/response/content", "/log/entries/3/response/headers/0", "/log/entries/3/response/headers/1"]);
     expect(await replay(doc, mocks)).toBe(4);
   });
@@ -168,7 +169,7 @@ describe("harToMocks", () => {
       entry("GET", "https://x.test/list?page=2", 200, "[2]"),
     );
     const { mocks } = await harToMocks(doc);
-    expect(mocks.map((m) => [m.mock.http?.conditions ?? m.mock.http?.queryParams, m.mock.priority])).toEqual([
+    expect(mocks.map((m) => [mockOf(m).http?.conditions ?? mockOf(m).http?.queryParams, m.mock.priority])).toEqual([
       [[{ path: "$.user", assertAction: "equals", value: "ann" }, { path: "$.remember", assertAction: "equals", value: "1" }], 4],
       [[{ path: "$.user", assertAction: "equals", value: "bob" }], 2],
       [[{ path: "$", assertAction: "equals", value: "one" }], 2],

@@ -12,6 +12,7 @@ import { parseDocumentText } from "./document-text";
 import { GeneratorInputError } from "./input-error";
 import { socketToMocks } from "./socket";
 
+const mockOf = (m: { mock: unknown }) => m.mock as Record<string, any>;
 const DOC = parseDocumentText(readFileSync(path.join(__dirname, "__fixtures__", "chat-sockets.yaml"), "utf8"));
 
 /** The reply frames the engine gives a text message on server `server`. */
@@ -45,7 +46,7 @@ describe("socketToMocks", () => {
       response: { payload: { joined: true, room: "lobby", users: 3 }, sseEventChain: { events: [{ data: { event: "presence", user: "$.req.user", online: true }, delay: 20 }] } },
     });
     expect(mocks[4].mock.priority).toBe(0);
-    expect(mocks[6].mock.socket?.conditions).toEqual([{ path: "$", assertAction: "equals", value: "STATUS" }]);
+    expect(mockOf(mocks[6]).socket?.conditions).toEqual([{ path: "$", assertAction: "equals", value: "STATUS" }]);
     expect(warnings).toEqual([{ pointer: "/servers/1", message: 'tcp server "status-line": its mocks answer once the namespace has a tcp protocol server named "status-line" (Protocol servers)' }]);
   });
 
