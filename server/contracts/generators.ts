@@ -5,7 +5,7 @@ import { z } from "zod";
 import { endpoint } from "./endpoint";
 import { MockId, MockInput } from "./mock";
 
-export const GENERATOR_KINDS = ["openapi", "graphql", "soap", "grpc"] as const;
+export const GENERATOR_KINDS = ["openapi", "graphql", "soap", "grpc", "har", "socket"] as const;
 export type GeneratorKind = (typeof GENERATOR_KINDS)[number];
 
 export const GeneratorRequest = z
@@ -67,4 +67,9 @@ export const generatorEndpoints = {
   graphql: pair("graphql", "a GraphQL schema (SDL text, or an introspection result)"),
   soap: pair("soap", "a WSDL 1.1 document (its XML text) with inline XSD"),
   grpc: pair("grpc", 'one .proto text, or several files as {"files": [{"name", "content"}]} (the .proto files are stored in the namespace too)'),
+  har: pair("har", "a HAR 1.2 recording (one HTTP mock per distinct request, replaying its recorded answer)"),
+  socket: pair(
+    "socket",
+    "a socket document (JSON or YAML: {title?, servers?: [{name, protocol?: websocket|tcp|udp, events: [{event?, match?, conditions?, reply?, then?: [{reply, delay?}], delay?, priority?, name?}]}], events?: [{serverName, …the same}]}; a bare list is the events; one Socket mock per event)",
+  ),
 } as const;

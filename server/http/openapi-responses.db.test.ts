@@ -325,6 +325,12 @@ describe("every documented operation, success case, validated against the docume
     const proto = 'syntax = "proto3";\npackage hello;\nservice Greeter { rpc Hi(Msg) returns (Msg); }\nmessage Msg { string text = 1; }\n';
     await ok("POST /api/v1/generators/grpc/preview", { body: { document: proto } });
     await ok("POST /api/v1/generators/grpc", { body: { document: { files: [{ name: "hello/greeter.proto", content: proto }] } } });
+    const har = { log: { version: "1.2", creator: { name: "test", version: "1" }, entries: [{ request: { method: "GET", url: "https://api.test/a?x=1", headers: [] }, response: { status: 200, headers: [{ name: "Content-Type", value: "application/json" }], content: { mimeType: "application/json", text: '{"a":1}' } } }] } };
+    await ok("POST /api/v1/generators/har/preview", { body: { document: har } });
+    await ok("POST /api/v1/generators/har", { body: { document: har } });
+    const sockets = { events: [{ serverName: "chat", event: "ping", reply: "pong" }] };
+    await ok("POST /api/v1/generators/socket/preview", { body: { document: sockets } });
+    await ok("POST /api/v1/generators/socket", { body: { document: sockets } });
   });
 
   it("message broker admin against the real RabbitMQ and the kcat Kafka mock cluster", async () => {

@@ -12,9 +12,11 @@ import { errors } from "@/server/errors";
 import { MAX_DOCUMENT_BYTES, parseDocumentText } from "@/server/generators/document-text";
 import { GeneratorInputError } from "@/server/generators/input-error";
 import { graphqlToMocks } from "@/server/generators/graphql";
+import { harToMocks } from "@/server/generators/har";
 import { openapiToMocks } from "@/server/generators/openapi";
 import { soapToMocks } from "@/server/generators/soap";
 import { protoToMocks } from "@/server/generators/proto";
+import { socketToMocks } from "@/server/generators/socket";
 import type { GeneratorOptions, GeneratorResult, GeneratorWarning } from "@/server/generators/types";
 import { fetchDocument } from "@/server/lib/fetch-document";
 import { checkProtoFiles, storeProtoFiles } from "./grpc-protos";
@@ -34,6 +36,8 @@ const GENERATORS: Record<GeneratorKind, Generator> = {
   graphql: { map: graphqlToMocks, text: "sdl" },
   soap: { map: soapToMocks, text: "xml" },
   grpc: { map: protoToMocks, text: "sdl" },
+  har: { map: harToMocks, text: "structured" },
+  socket: { map: socketToMocks, text: "structured" },
 };
 
 function readText(text: string, how: Generator["text"]): unknown {
