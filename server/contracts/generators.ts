@@ -5,7 +5,7 @@ import { z } from "zod";
 import { endpoint } from "./endpoint";
 import { MockId, MockInput } from "./mock";
 
-export const GENERATOR_KINDS = ["openapi", "graphql"] as const;
+export const GENERATOR_KINDS = ["openapi", "graphql", "mcp"] as const;
 export type GeneratorKind = (typeof GENERATOR_KINDS)[number];
 
 export const GeneratorRequest = z
@@ -65,4 +65,5 @@ function pair(kind: GeneratorKind, what: string) {
 export const generatorEndpoints = {
   openapi: pair("openapi", "an OpenAPI 3.0/3.1 or Swagger 2.0 document"),
   graphql: pair("graphql", "a GraphQL schema (SDL text, or an introspection result)"),
+  mcp: pair("mcp", "an MCP server's tools, prompts and resources (a tools/list, prompts/list or resources/list result, combined or in a JSON-RPC response; or `url`: a live MCP server, listed over Streamable HTTP or HTTP+SSE)"),
 } as const;

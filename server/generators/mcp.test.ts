@@ -14,6 +14,18 @@ import { parseDocumentText } from "./document-text";
 import { GeneratorInputError } from "./input-error";
 import { argumentPlaceholder, mcpToMocks } from "./mcp";
 
+const WEATHER_OUTPUT = {
+  type: "object",
+  properties: {
+    temperature: { type: "number", description: "Temperature in celsius" },
+    conditions: { type: "string", enum: ["sunny", "cloudy", "rain"] },
+    humidity: { type: "number", minimum: 0, maximum: 100 },
+    observedAt: { type: "string", format: "date-time" },
+    station: { $ref: "#/$defs/station" },
+  },
+  required: ["temperature", "conditions", "humidity", "observedAt", "station"],
+  $defs: { station: { type: "object", properties: { id: { type: "string", format: "uuid" } }, required: ["id"] } },
+};
 const TOOLS = {
   tools: [
     {
@@ -26,18 +38,7 @@ const TOOLS = {
       name: "get_weather_data",
       description: "Get structured weather data",
       inputSchema: { type: "object", properties: { location: { type: "string" } }, required: ["location"] },
-      outputSchema: {
-        type: "object",
-        properties: {
-          temperature: { type: "number", description: "Temperature in celsius" },
-          conditions: { type: "string", enum: ["sunny", "cloudy", "rain"] },
-          humidity: { type: "number", minimum: 0, maximum: 100 },
-          observedAt: { type: "string", format: "date-time" },
-          station: { $ref: "#/$defs/station" },
-        },
-        required: ["temperature", "conditions", "humidity", "observedAt", "station"],
-        $defs: { station: { type: "object", properties: { id: { type: "string", format: "uuid" } }, required: ["id"] } },
-      },
+      outputSchema: WEATHER_OUTPUT,
     },
   ],
 };
@@ -77,11 +78,11 @@ describe("mcpToMocks", () => {
     ]);
     for (const m of r.mocks) expect(MockInput.safeParse(m.mock).success, m.mock.id).toBe(true);
     const data = mockOf(r, "mcp-tool-get_weather_data");
-    expect(data.mcp).toEqual({ method: "tools/call", tool: "get_weather_data", description: "Get structured weather data", inputSchema: TOOLS.tools[1].inputSchema, outputSchema: TOOLS.tools[1].outputSchema });
+    expect(data.mcp).toEqual({ method: "tools/call", tool: "get_weather_data", description: "Get structured weather data", inputSchema: TOOLS.tools[1].inputSchema, outputSchema: WEATHER_OUTPUT });
     const served = await answer(data, { location: "Oslo" });
     const ajv = new Ajv({ strict: false });
     addFormats(ajv);
-    const validate = ajv.compile(TOOLS.tools[1].outputSchema);
+    const validate = ajv.compile(WEATHER_OUTPUT);
     expect(validate(served), JSON.stringify(validate.errors)).toBe(true);
     expect((served as { observedAt: string }).observedAt).not.toMatch(/^\$\.fake/);
   });
@@ -100,7 +101,7 @@ describe("mcpToMocks", () => {
     const mock = r.mocks[0].mock;
     expect(r.mocks[0].summary).toBe("prompt code_review(code, target language) → one user message");
     expect(mock.mcp).toEqual({ method: "prompts/get", prompt: "code_review", description: PROMPTS.prompts[0].description });
-    expect((mock.response!.payload as { arguments: unknown }).arguments).toEqual([
+    expect((mock.response as { payload: { arguments: unknown } }).payload.arguments).toEqual([
       { name: "code", description: "The code to review", required: true },
       { name: "target language", required: false },
     ]);
@@ -137,7 +138,7 @@ describe("mcpToMocks", () => {
   it("warns of what it leaves out: a repeated name, a missing inputSchema, another page, resource templates", async () => {
     const r = await mcpToMocks({ tools: [{ name: "a", inputSchema: { type: "object" } }, { name: "a", inputSchema: { type: "object" } }, { name: "b" }], nextCursor: "2", resourceTemplates: [] });
     expect(r.mocks.map((m) => m.mock.id)).toEqual(["mcp-tool-a", "mcp-tool-b"]);
-    expect(r.mocks[1].mock.mcp?.inputSchema).toEqual({ type: "object" });
+    expect((r.mocks[1].mock.mcp as { inputSchema: unknown }).inputSchema).toEqual({ type: "object" });
     expect(r.warnings.map((w) => w.pointer)).toEqual(["/nextCursor", "/resourceTemplates", "/tools/1", "/tools/2"]);
   });
 

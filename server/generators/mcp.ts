@@ -9,7 +9,8 @@
 //   - a prompt answers one user message built from its description and its
 //     arguments, templated (`{{$.req.<argument>}}`), and lists its arguments;
 //   - a resource answers placeholder contents of its MIME type.
-import type { MockInput } from "@/server/contracts/mock";
+import type { z } from "zod";
+import type { McpBlock as McpBlockSchema, MockInput } from "@/server/contracts/mock";
 import { mockId, slug, uniqueIds } from "./ids";
 import { GeneratorInputError } from "./input-error";
 import { sampleSchema } from "./schema-sample";
@@ -17,7 +18,7 @@ import type { GeneratedMock, GeneratorOptions, GeneratorResult, GeneratorWarning
 
 type Json = Record<string, unknown>;
 type Mock = MockInput & { id: string };
-type McpBlock = NonNullable<Mock["mcp"]>;
+type McpBlock = z.input<typeof McpBlockSchema>;
 
 const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
 const LIST_KEYS = ["tools", "prompts", "resources"] as const;

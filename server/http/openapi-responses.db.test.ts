@@ -319,6 +319,8 @@ describe("every documented operation, success case, validated against the docume
     await ok("POST /api/v1/generators/openapi", { body: { document } });
     await ok("POST /api/v1/generators/graphql/preview", { body: { document: "type Query { hello: String }" } });
     await ok("POST /api/v1/generators/graphql", { body: { document: "type Query { hello: String }" } });
+    await ok("POST /api/v1/generators/mcp/preview", { body: { document: { tools: [{ name: "hello", inputSchema: { type: "object" } }] } } });
+    await ok("POST /api/v1/generators/mcp", { body: { document: { tools: [{ name: "hello", inputSchema: { type: "object" } }] } } });
   });
 
   it("message broker admin against the real RabbitMQ and the kcat Kafka mock cluster", async () => {

@@ -12,9 +12,11 @@ import { errors } from "@/server/errors";
 import { MAX_DOCUMENT_BYTES, parseDocumentText } from "@/server/generators/document-text";
 import { GeneratorInputError } from "@/server/generators/input-error";
 import { graphqlToMocks } from "@/server/generators/graphql";
+import { mcpToMocks } from "@/server/generators/mcp";
 import { openapiToMocks } from "@/server/generators/openapi";
 import type { GeneratorOptions, GeneratorResult, GeneratorWarning } from "@/server/generators/types";
 import { fetchDocument } from "@/server/lib/fetch-document";
+import { readMcpServer } from "./generators-mcp-source";
 import { batchSaveMocks } from "./mock-batch";
 import { storedBody } from "./mock-rows";
 import { canonical, type MockBody } from "./mocks";
@@ -24,11 +26,14 @@ interface Generator {
   map(document: unknown, options: GeneratorOptions): Promise<GeneratorResult>;
   /** structured: the text is JSON or YAML; sdl: JSON (an introspection result) or the text itself. */
   text: "structured" | "sdl";
+  /** Reads `url` itself instead of fetching a document there (MCP: the URL is a live server). */
+  live?: (url: string) => Promise<unknown>;
 }
 
 const GENERATORS: Record<GeneratorKind, Generator> = {
   openapi: { map: openapiToMocks, text: "structured" },
   graphql: { map: graphqlToMocks, text: "sdl" },
+  mcp: { map: mcpToMocks, text: "structured", live: (url) => readMcpServer(url, { field: "url", maxBytes: MAX_DOCUMENT_BYTES }) },
 };
 
 function readText(text: string, how: Generator["text"]): unknown {
@@ -39,6 +44,8 @@ function readText(text: string, how: Generator["text"]): unknown {
 async function documentOf(kind: GeneratorKind, input: GeneratorRequest): Promise<{ value: unknown; field: "document" | "url" }> {
   const how = GENERATORS[kind].text;
   if (input.url !== undefined) {
+    const live = GENERATORS[kind].live;
+    if (live) return { value: await live(input.url), field: "url" };
     const fetched = await fetchDocument(input.url, { field: "url", maxBytes: MAX_DOCUMENT_BYTES });
     return { value: readText(fetched.text, how), field: "url" };
   }

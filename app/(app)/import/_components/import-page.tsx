@@ -28,9 +28,11 @@ import { ProtocolBadge } from "../../mocks/_components/protocol-badge";
 type Row = GeneratorResponse["mocks"][number];
 
 /** What each format takes, for the format picker, the file chooser and the placeholder. */
-const FORMATS: Record<GeneratorKind, { label: string; accept: string; placeholder: string; files: string }> = {
+// `url`: what the URL tab asks for when it is not a document to fetch (MCP: a live server).
+const FORMATS: Record<GeneratorKind, { label: string; accept: string; placeholder: string; files: string; url?: { label: string; placeholder: string } }> = {
   openapi: { label: "OpenAPI 3.0/3.1 or Swagger 2.0", accept: ".json,.yaml,.yml", files: "openapi.yaml, swagger.json…", placeholder: "openapi: 3.0.3\ninfo: {title: Shop, version: '1'}\npaths:\n  /items/{id}:\n    get:\n      responses: …" },
   graphql: { label: "GraphQL schema (SDL or introspection)", accept: ".graphql,.gql,.graphqls,.json", files: "schema.graphql, introspection.json…", placeholder: "type Query {\n  book(id: ID!): Book\n}\ntype Book { id: ID! title: String! }" },
+  mcp: { label: "MCP server (URL) or tools/prompts list", accept: ".json,.yaml,.yml", files: "tools.json, prompts.yaml…", placeholder: '{"tools": [{"name": "get_weather", "description": "Current weather",\n  "inputSchema": {"type": "object", "properties": {"city": {"type": "string"}}}}],\n "prompts": [{"name": "greet", "arguments": [{"name": "name", "required": true}]}]}', url: { label: "MCP server URL (Streamable HTTP or SSE)", placeholder: "https://mcp.example.com/mcp" } },
 };
 type Source = "paste" | "file" | "url";
 
@@ -198,8 +200,8 @@ export function ImportPage() {
               </div>
             </TabsContent>
             <TabsContent value="url" className="pt-3">
-              <Label htmlFor="import-url">Document URL</Label>
-              <Input id="import-url" className="mt-1.5" placeholder="https://api.example.com/openapi.json" value={url} onChange={(e) => setUrl(e.target.value)} onKeyDown={(e) => e.key === "Enter" && runPreview()} />
+              <Label htmlFor="import-url">{FORMATS[kind].url?.label ?? "Document URL"}</Label>
+              <Input id="import-url" className="mt-1.5" placeholder={FORMATS[kind].url?.placeholder ?? "https://api.example.com/openapi.json"} value={url} onChange={(e) => setUrl(e.target.value)} onKeyDown={(e) => e.key === "Enter" && runPreview()} />
             </TabsContent>
           </Tabs>
           <div className="grid gap-4 sm:grid-cols-2">
