@@ -121,6 +121,9 @@ export const GrpcBlock = z
   })
   .strict();
 
+/** A tool's JSON Schema as MCP's tools/list carries it: MCP requires an object schema at the top. */
+const McpToolSchema = z.object({ type: z.literal("object") }).catchall(z.unknown());
+
 export const McpBlock = z
   .object({
     method: z.enum(["tools/call", "prompts/get", "resources/read"]),
@@ -128,6 +131,8 @@ export const McpBlock = z
     resource: z.string().max(2000).optional(),
     prompt: z.string().max(200).optional(),
     description: z.string().max(4000).optional(),
+    inputSchema: McpToolSchema.optional().describe("tools/call: the tool's input JSON Schema, listed by tools/list as given (absent: guessed from the conditions)"),
+    outputSchema: McpToolSchema.optional().describe("tools/call: the tool's output JSON Schema, listed by tools/list; results then also carry an object payload as structuredContent"),
     conditions: Conditions.optional(),
     header: Conditions.optional().describe("path is the HTTP header name of the MCP request (case-insensitive)"),
     sortArray: z.boolean().optional(),

@@ -331,6 +331,8 @@ describe("every documented operation, success case, validated against the docume
     const sockets = { events: [{ serverName: "chat", event: "ping", reply: "pong" }] };
     await ok("POST /api/v1/generators/socket/preview", { body: { document: sockets } });
     await ok("POST /api/v1/generators/socket", { body: { document: sockets } });
+    await ok("POST /api/v1/generators/mcp/preview", { body: { document: { tools: [{ name: "hello", inputSchema: { type: "object" } }] } } });
+    await ok("POST /api/v1/generators/mcp", { body: { document: { tools: [{ name: "hello", inputSchema: { type: "object" } }] } } });
   });
 
   it("message broker admin against the real RabbitMQ and the kcat Kafka mock cluster", async () => {

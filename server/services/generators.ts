@@ -13,6 +13,7 @@ import { MAX_DOCUMENT_BYTES, parseDocumentText } from "@/server/generators/docum
 import { GeneratorInputError } from "@/server/generators/input-error";
 import { graphqlToMocks } from "@/server/generators/graphql";
 import { harToMocks } from "@/server/generators/har";
+import { mcpToMocks } from "@/server/generators/mcp";
 import { openapiToMocks } from "@/server/generators/openapi";
 import { soapToMocks } from "@/server/generators/soap";
 import { protoToMocks } from "@/server/generators/proto";
@@ -20,6 +21,7 @@ import { socketToMocks } from "@/server/generators/socket";
 import type { GeneratorOptions, GeneratorResult, GeneratorWarning } from "@/server/generators/types";
 import { fetchDocument } from "@/server/lib/fetch-document";
 import { checkProtoFiles, storeProtoFiles } from "./grpc-protos";
+import { readMcpServer } from "./generators-mcp-source";
 import { batchSaveMocks } from "./mock-batch";
 import { storedBody } from "./mock-rows";
 import { canonical, type MockBody } from "./mocks";
@@ -29,6 +31,8 @@ interface Generator {
   map(document: unknown, options: GeneratorOptions): Promise<GeneratorResult>;
   /** structured: the text is JSON or YAML; sdl: JSON (an introspection result) or the text itself; xml: the text itself. */
   text: "structured" | "sdl" | "xml";
+  /** Reads `url` itself instead of fetching a document there (MCP: the URL is a live server). */
+  live?: (url: string) => Promise<unknown>;
 }
 
 const GENERATORS: Record<GeneratorKind, Generator> = {
@@ -38,6 +42,7 @@ const GENERATORS: Record<GeneratorKind, Generator> = {
   grpc: { map: protoToMocks, text: "sdl" },
   har: { map: harToMocks, text: "structured" },
   socket: { map: socketToMocks, text: "structured" },
+  mcp: { map: mcpToMocks, text: "structured", live: (url) => readMcpServer(url, { field: "url", maxBytes: MAX_DOCUMENT_BYTES }) },
 };
 
 function readText(text: string, how: Generator["text"]): unknown {
@@ -49,6 +54,8 @@ function readText(text: string, how: Generator["text"]): unknown {
 async function documentOf(kind: GeneratorKind, input: GeneratorRequest): Promise<{ value: unknown; field: "document" | "url" }> {
   const how = GENERATORS[kind].text;
   if (input.url !== undefined) {
+    const live = GENERATORS[kind].live;
+    if (live) return { value: await live(input.url), field: "url" };
     const fetched = await fetchDocument(input.url, { field: "url", maxBytes: MAX_DOCUMENT_BYTES });
     return { value: readText(fetched.text, how), field: "url" };
   }

@@ -18,6 +18,7 @@ import {
   mcpServerAt,
   promptResult,
   resourceResult,
+  toolOutputSchema,
   toolResult,
   type McpMockMethod,
   type McpServerCatalog,
@@ -221,7 +222,7 @@ async function call(ctx: StubContext, server: McpServerCatalog | undefined, msg:
   }
   const { response, mock } = result;
   let value: unknown;
-  if (method === "tools/call") value = toolResult(response.body, response.status >= 400 || response.mcpIsError === true);
+  if (method === "tools/call") value = toolResult(response.body, response.status >= 400 || response.mcpIsError === true, toolOutputSchema(server?.tools.get(name)) !== undefined);
   else if (method === "prompts/get") value = promptResult(response.body, mock.mcp?.description);
   else value = resourceResult(name, response.body, contentType(response.headers));
   // A call has no HTTP status of its own (the batch answers 200, as the log shows): `trigger` is judged on the mock's status.

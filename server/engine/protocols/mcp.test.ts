@@ -47,6 +47,29 @@ describe("the MCP catalog of a server path", () => {
   });
 });
 
+describe("declared tool schemas", () => {
+  const inputSchema = { type: "object", properties: { city: { type: "string", description: "City name" } }, required: ["city"] };
+  const outputSchema = { type: "object", properties: { temp: { type: "number" } }, required: ["temp"] };
+  const index = build(
+    mock({ mcp: { method: "tools/call", tool: "weather", conditions: [{ path: "$.days", assertAction: "gt", value: 1 }] } }),
+    mock({ mcp: { method: "tools/call", tool: "weather", inputSchema, outputSchema } }),
+  ).indexes.mcp!;
+
+  it("tools/list shows the input and output schemas a mock of the tool declares, instead of guessing from conditions", () => {
+    expect(listTools(mcpServerAt(index, "/"))).toEqual([{ name: "weather", inputSchema, outputSchema }]);
+  });
+
+  it("a tool with an output schema answers an object payload as structuredContent too; errors and non-objects do not", () => {
+    expect(toolResult({ temp: 3 }, false, true)).toEqual({ content: [{ type: "text", text: '{"temp":3}' }], isError: false, structuredContent: { temp: 3 } });
+    expect(toolResult({ temp: 3 }, true, true)).not.toHaveProperty("structuredContent");
+    expect(toolResult([1], false, true)).not.toHaveProperty("structuredContent");
+  });
+
+  it("the contract takes only object schemas", () => {
+    expect(MockInput.safeParse({ mcp: { method: "tools/call", tool: "t", inputSchema: { type: "string" } } }).success).toBe(false);
+  });
+});
+
 describe("toolInputSchema", () => {
   it("types the top-level arguments the conditions look at; disagreeing or untyped conditions leave the type open", () => {
     const schema = toolInputSchema([

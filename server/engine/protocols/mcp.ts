@@ -109,7 +109,8 @@ export function mcpServerAt(index: RouteIndex<CompiledMock> | undefined, path: s
 export interface McpTool {
   name: string;
   description?: string;
-  inputSchema: { type: "object"; properties?: Record<string, { type?: string }> };
+  inputSchema: { type: "object"; properties?: Record<string, unknown> };
+  outputSchema?: { type: "object" };
 }
 
 export interface McpPromptArgument {
@@ -120,6 +121,16 @@ export interface McpPromptArgument {
 
 function descriptionOf(entry: McpEntry): string | undefined {
   return entry.mocks.find((m) => m.def.mcp?.description)?.def.mcp?.description;
+}
+
+/** A tool's declared schema: the first mock (selection order) that gives one, like the description. */
+function declaredSchema(entry: McpEntry, key: "inputSchema" | "outputSchema") {
+  return entry.mocks.find((m) => m.def.mcp?.[key])?.def.mcp?.[key];
+}
+
+/** The tool's output schema, when one of its mocks declares it: its results then carry structuredContent. */
+export function toolOutputSchema(entry: McpEntry | undefined) {
+  return entry ? declaredSchema(entry, "outputSchema") : undefined;
 }
 
 /**
@@ -145,7 +156,7 @@ function typeFromCondition(c: Condition): string | undefined {
  * when every condition on it agrees on a type. None is required: conditions
  * choose among mocks, they do not say which arguments a caller must send.
  */
-export function toolInputSchema(mocks: readonly { def: MockDefinition }[]): McpTool["inputSchema"] {
+export function toolInputSchema(mocks: readonly { def: MockDefinition }[]): { type: "object"; properties?: Record<string, { type?: string }> } {
   const types = new Map<string, Set<string | undefined>>();
   for (const m of mocks) {
     for (const c of m.def.mcp?.conditions ?? []) {
@@ -168,7 +179,8 @@ export function listTools(server: McpServerCatalog | undefined): McpTool[] {
   if (!server) return [];
   return [...server.tools.values()].map((e) => {
     const description = descriptionOf(e);
-    return { name: e.name, ...(description ? { description } : {}), inputSchema: toolInputSchema(e.mocks) };
+    const outputSchema = toolOutputSchema(e);
+    return { name: e.name, ...(description ? { description } : {}), inputSchema: declaredSchema(e, "inputSchema") ?? toolInputSchema(e.mocks), ...(outputSchema ? { outputSchema } : {}) };
   });
 }
 
@@ -216,9 +228,16 @@ function contentTypeOf(headers: Record<string, string[]> | undefined): string | 
 // ---------------------------------------------------------------------------
 // Results from a rendered payload.
 
-/** MCP rule 1: one text item holding the JSON of the payload (a missing payload is `null`). */
-export function toolResult(payload: unknown, isError: boolean) {
-  return { content: [{ type: "text" as const, text: JSON.stringify(payload === undefined ? null : payload) }], isError };
+/**
+ * MCP rule 1: one text item holding the JSON of the payload (a missing payload
+ * is `null`). A tool with an output schema (`structured`) also answers an
+ * object payload as `structuredContent`, which MCP clients require of such a
+ * tool and check against the schema; the text item stays for older clients.
+ */
+export function toolResult(payload: unknown, isError: boolean, structured = false) {
+  const result: { content: { type: "text"; text: string }[]; isError: boolean; structuredContent?: Record<string, unknown> } = { content: [{ type: "text" as const, text: JSON.stringify(payload === undefined ? null : payload) }], isError };
+  if (structured && !isError && payload !== null && typeof payload === "object" && !Array.isArray(payload)) result.structuredContent = payload as Record<string, unknown>;
+  return result;
 }
 
 export type McpRole = "user" | "assistant";

@@ -28,13 +28,15 @@ import { ProtocolBadge } from "../../mocks/_components/protocol-badge";
 type Row = GeneratorResponse["mocks"][number];
 
 /** What each format takes, for the format picker, the file chooser and the placeholder. */
-const FORMATS: Record<GeneratorKind, { label: string; accept: string; placeholder: string; files: string }> = {
+// `url`: what the URL tab asks for when it is not a document to fetch (MCP: a live server).
+const FORMATS: Record<GeneratorKind, { label: string; accept: string; placeholder: string; files: string; url?: { label: string; placeholder: string } }> = {
   openapi: { label: "OpenAPI 3.0/3.1 or Swagger 2.0", accept: ".json,.yaml,.yml", files: "openapi.yaml, swagger.json…", placeholder: "openapi: 3.0.3\ninfo: {title: Shop, version: '1'}\npaths:\n  /items/{id}:\n    get:\n      responses: …" },
   graphql: { label: "GraphQL schema (SDL or introspection)", accept: ".graphql,.gql,.graphqls,.json", files: "schema.graphql, introspection.json…", placeholder: "type Query {\n  book(id: ID!): Book\n}\ntype Book { id: ID! title: String! }" },
   soap: { label: "SOAP: WSDL 1.1", accept: ".wsdl,.xml", files: "service.wsdl, service.asmx?wsdl…", placeholder: '<wsdl:definitions name="Shop" targetNamespace="urn:shop"\n    xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/" …>\n  <wsdl:types>…</wsdl:types>\n  <wsdl:service name="Shop">…</wsdl:service>\n</wsdl:definitions>' },
   grpc: { label: "gRPC (.proto)", accept: ".proto", files: "greeter.proto…", placeholder: 'syntax = "proto3";\npackage shop;\nservice Orders {\n  rpc Get(GetOrder) returns (Order);\n}\nmessage GetOrder { string id = 1; }\nmessage Order { string id = 1; string state = 2; }' },
   har: { label: "HAR recording (browser or proxy traffic)", accept: ".har,.json", files: "traffic.har…", placeholder: '{"log": {"version": "1.2", "entries": [\n  {"request": {"method": "GET", "url": "https://api.example/items?page=1", "headers": []},\n   "response": {"status": 200, "headers": [{"name": "Content-Type", "value": "application/json"}],\n                "content": {"mimeType": "application/json", "text": "[{\\"id\\": 1}]"}}}\n]}}' },
   socket: { label: "Socket events (WebSocket, TCP, UDP)", accept: ".json,.yaml,.yml", files: "sockets.yaml…", placeholder: "title: Chat\nservers:\n  - name: chat            # ws://host/stubs/<namespace>/chat, or the TCP/UDP server so named\n    events:\n      - event: join\n        match: {room: lobby}\n        reply: {joined: true, user: $.req.user}\n      - event: ping\n        reply: pong" },
+  mcp: { label: "MCP server (URL) or tools/prompts list", accept: ".json,.yaml,.yml", files: "tools.json, prompts.yaml…", placeholder: '{"tools": [{"name": "get_weather", "description": "Current weather",\n  "inputSchema": {"type": "object", "properties": {"city": {"type": "string"}}}}],\n "prompts": [{"name": "greet", "arguments": [{"name": "name", "required": true}]}]}', url: { label: "MCP server URL (Streamable HTTP or SSE)", placeholder: "https://mcp.example.com/mcp" } },
 };
 type Source = "paste" | "file" | "url";
 
@@ -202,8 +204,8 @@ export function ImportPage() {
               </div>
             </TabsContent>
             <TabsContent value="url" className="pt-3">
-              <Label htmlFor="import-url">Document URL</Label>
-              <Input id="import-url" className="mt-1.5" placeholder="https://api.example.com/openapi.json" value={url} onChange={(e) => setUrl(e.target.value)} onKeyDown={(e) => e.key === "Enter" && runPreview()} />
+              <Label htmlFor="import-url">{FORMATS[kind].url?.label ?? "Document URL"}</Label>
+              <Input id="import-url" className="mt-1.5" placeholder={FORMATS[kind].url?.placeholder ?? "https://api.example.com/openapi.json"} value={url} onChange={(e) => setUrl(e.target.value)} onKeyDown={(e) => e.key === "Enter" && runPreview()} />
             </TabsContent>
           </Tabs>
           <div className="grid gap-4 sm:grid-cols-2">
