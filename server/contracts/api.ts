@@ -17,6 +17,7 @@ import { memberEndpoints, namespaceEndpoints } from "./namespaces";
 import { pluginProtocolEndpoints } from "./plugin-protocols";
 import { protocolServerEndpoints } from "./protocol-servers";
 import { smtpMailboxEndpoints } from "./smtp-mailbox";
+import { specBuilderEndpoint } from "./spec-builder";
 import { storeEndpoints } from "./store-endpoints";
 import { organisationEndpoints } from "./organisation-endpoints";
 import { userEndpoints } from "./users";
@@ -43,4 +44,5 @@ export const allEndpoints: Endpoint[] = [
   ...Object.values(generatorEndpoints).flatMap((pair) => Object.values(pair)),
   ...Object.values(smtpMailboxEndpoints),
   ...Object.values(brokerAdminEndpoints),
+  specBuilderEndpoint,
 ];

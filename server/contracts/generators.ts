@@ -5,7 +5,7 @@ import { z } from "zod";
 import { endpoint } from "./endpoint";
 import { MockId, MockInput } from "./mock";
 
-export const GENERATOR_KINDS = ["openapi", "graphql"] as const;
+export const GENERATOR_KINDS = ["openapi", "graphql", "asyncapi"] as const;
 export type GeneratorKind = (typeof GENERATOR_KINDS)[number];
 
 export const GeneratorRequest = z
@@ -65,4 +65,5 @@ function pair(kind: GeneratorKind, what: string) {
 export const generatorEndpoints = {
   openapi: pair("openapi", "an OpenAPI 3.0/3.1 or Swagger 2.0 document"),
   graphql: pair("graphql", "a GraphQL schema (SDL text, or an introspection result)"),
+  asyncapi: pair("asyncapi", "an AsyncAPI 2.x/3.0 document (Kafka, RabbitMQ and NATS channels)"),
 } as const;

@@ -12,6 +12,7 @@ import { errors } from "@/server/errors";
 import { MAX_DOCUMENT_BYTES, parseDocumentText } from "@/server/generators/document-text";
 import { GeneratorInputError } from "@/server/generators/input-error";
 import { graphqlToMocks } from "@/server/generators/graphql";
+import { asyncapiToMocks } from "@/server/generators/asyncapi";
 import { openapiToMocks } from "@/server/generators/openapi";
 import type { GeneratorOptions, GeneratorResult, GeneratorWarning } from "@/server/generators/types";
 import { fetchDocument } from "@/server/lib/fetch-document";
@@ -29,6 +30,7 @@ interface Generator {
 const GENERATORS: Record<GeneratorKind, Generator> = {
   openapi: { map: openapiToMocks, text: "structured" },
   graphql: { map: graphqlToMocks, text: "sdl" },
+  asyncapi: { map: asyncapiToMocks, text: "structured" },
 };
 
 function readText(text: string, how: Generator["text"]): unknown {

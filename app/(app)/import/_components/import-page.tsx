@@ -31,6 +31,7 @@ type Row = GeneratorResponse["mocks"][number];
 const FORMATS: Record<GeneratorKind, { label: string; accept: string; placeholder: string; files: string }> = {
   openapi: { label: "OpenAPI 3.0/3.1 or Swagger 2.0", accept: ".json,.yaml,.yml", files: "openapi.yaml, swagger.json…", placeholder: "openapi: 3.0.3\ninfo: {title: Shop, version: '1'}\npaths:\n  /items/{id}:\n    get:\n      responses: …" },
   graphql: { label: "GraphQL schema (SDL or introspection)", accept: ".graphql,.gql,.graphqls,.json", files: "schema.graphql, introspection.json…", placeholder: "type Query {\n  book(id: ID!): Book\n}\ntype Book { id: ID! title: String! }" },
+  asyncapi: { label: "AsyncAPI 2.x/3.0 (Kafka, RabbitMQ, NATS)", accept: ".json,.yaml,.yml", files: "asyncapi.yaml…", placeholder: "asyncapi: 3.0.0\ninfo: {title: Orders, version: '1'}\nservers:\n  broker: {host: 'localhost:4222', protocol: nats}\nchannels: …\noperations: …" },
 };
 type Source = "paste" | "file" | "url";
 
