@@ -39,9 +39,15 @@ export function describeConditions(groups: [where: string, list: Condition[] | u
   return parts.length ? `when ${parts.join(" and ")}` : undefined;
 }
 
-/** Channel or path keys are unique: a second use of `key` gets " #2", " #3"… */
-export function uniqueKey(taken: Record<string, unknown>, key: string): string {
+/**
+ * A channel key for an address: AsyncAPI 2.6 keys are URI templates, so the
+ * characters a template cannot hold as literals (space, `>`, braces…) are
+ * percent-encoded; the exact address is in `x-service-address`. A key already
+ * taken gets "#2", "#3"…
+ */
+export function uniqueKey(taken: Record<string, unknown>, address: string): string {
+  const key = address.replace(/[\x00-\x20"'%<>\\^`{|}\x7f]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0")}`);
   let k = key;
-  for (let n = 2; k in taken; n++) k = `${key} #${n}`;
+  for (let n = 2; k in taken; n++) k = `${key}#${n}`;
   return k;
 }
