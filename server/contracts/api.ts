@@ -42,7 +42,7 @@ export const allEndpoints: Endpoint[] = [
   ...Object.values(protocolServerEndpoints),
   ...Object.values(pluginProtocolEndpoints),
   ...Object.values(generatorEndpoints).flatMap((pair) => Object.values(pair)),
+  specBuilderEndpoint,
   ...Object.values(smtpMailboxEndpoints),
   ...Object.values(brokerAdminEndpoints),
-  specBuilderEndpoint,
 ];

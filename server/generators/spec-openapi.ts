@@ -157,7 +157,7 @@ export function mocksToOpenapi(mocks: SpecMock[], options: SpecOptions): SpecRes
     const losses = [m.def.response?.payloadTemplatePath ? "payloadTemplatePath" : "", responses.some((r) => r.decode === "base64") ? "its binary payload's example" : "", m.def.proxy ? "proxy" : "", http.routePattern ? "routePattern" : ""].filter(Boolean);
     if (losses.length) warnings.push({ mockId: m.id, route: m.route, reason: `exported without ${losses.join(", ")} (OpenAPI has no field for it)` });
     const key = `${method} ${parsed.path}`;
-    const op = ops.get(key) ?? { ...parsed, method, entries: [], extra: new Map() };
+    const op: Operation = ops.get(key) ?? { ...parsed, method, entries: [], extra: new Map() };
     ops.set(key, op);
     const conditions = describeConditions([
       ["body", http.conditions],

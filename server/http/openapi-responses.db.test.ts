@@ -319,6 +319,10 @@ describe("every documented operation, success case, validated against the docume
     await ok("POST /api/v1/generators/openapi", { body: { document } });
     await ok("POST /api/v1/generators/graphql/preview", { body: { document: "type Query { hello: String }" } });
     await ok("POST /api/v1/generators/graphql", { body: { document: "type Query { hello: String }" } });
+    const asyncapi = { asyncapi: "3.0.0", info: { title: "Events", version: "1" }, servers: { n: { host: "localhost:4222", protocol: "nats" } }, channels: { c: { address: "ping" } }, operations: { ping: { action: "receive", channel: { $ref: "#/channels/c" } } } };
+    await ok("POST /api/v1/generators/asyncapi/preview", { body: { document: asyncapi } });
+    await ok("POST /api/v1/generators/asyncapi", { body: { document: asyncapi } });
+    await ok("POST /api/v1/generators/spec", { body: { format: "openapi" } });
   });
 
   it("message broker admin against the real RabbitMQ and the kcat Kafka mock cluster", async () => {

@@ -24,6 +24,7 @@ import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@
 import type { GeneratorKind, GeneratorResponse } from "@/server/contracts/generators";
 import { useNamespace } from "../../_components/namespace-context";
 import { ProtocolBadge } from "../../mocks/_components/protocol-badge";
+import { ExportSpecCard } from "./export-spec-card";
 
 type Row = GeneratorResponse["mocks"][number];
 
@@ -281,6 +282,7 @@ export function ImportPage() {
           />
         </section>
       ) : null}
+      <ExportSpecCard namespace={namespace} />
     </div>
   );
 }
