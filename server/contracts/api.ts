@@ -17,6 +17,7 @@ import { memberEndpoints, namespaceEndpoints } from "./namespaces";
 import { pluginProtocolEndpoints } from "./plugin-protocols";
 import { protocolServerEndpoints } from "./protocol-servers";
 import { smtpMailboxEndpoints } from "./smtp-mailbox";
+import { specBuilderEndpoint } from "./spec-builder";
 import { storeEndpoints } from "./store-endpoints";
 import { organisationEndpoints } from "./organisation-endpoints";
 import { userEndpoints } from "./users";
@@ -41,6 +42,7 @@ export const allEndpoints: Endpoint[] = [
   ...Object.values(protocolServerEndpoints),
   ...Object.values(pluginProtocolEndpoints),
   ...Object.values(generatorEndpoints).flatMap((pair) => Object.values(pair)),
+  specBuilderEndpoint,
   ...Object.values(smtpMailboxEndpoints),
   ...Object.values(brokerAdminEndpoints),
 ];

@@ -5,7 +5,7 @@ import { z } from "zod";
 import { endpoint } from "./endpoint";
 import { MockId, MockInput } from "./mock";
 
-export const GENERATOR_KINDS = ["openapi", "graphql", "soap", "grpc", "har", "socket", "mcp"] as const;
+export const GENERATOR_KINDS = ["openapi", "graphql", "soap", "grpc", "har", "socket", "mcp", "asyncapi"] as const;
 export type GeneratorKind = (typeof GENERATOR_KINDS)[number];
 
 export const GeneratorRequest = z
@@ -73,4 +73,5 @@ export const generatorEndpoints = {
     "a socket document (JSON or YAML: {title?, servers?: [{name, protocol?: websocket|tcp|udp, events: [{event?, match?, conditions?, reply?, then?: [{reply, delay?}], delay?, priority?, name?}]}], events?: [{serverName, …the same}]}; a bare list is the events; one Socket mock per event)",
   ),
   mcp: pair("mcp", "an MCP server's tools, prompts and resources (a tools/list, prompts/list or resources/list result, combined or in a JSON-RPC response; or `url`: a live MCP server, listed over Streamable HTTP or HTTP+SSE)"),
+  asyncapi: pair("asyncapi", "an AsyncAPI 2.x/3.0 document (Kafka, RabbitMQ and NATS channels)"),
 } as const;

@@ -333,6 +333,10 @@ describe("every documented operation, success case, validated against the docume
     await ok("POST /api/v1/generators/socket", { body: { document: sockets } });
     await ok("POST /api/v1/generators/mcp/preview", { body: { document: { tools: [{ name: "hello", inputSchema: { type: "object" } }] } } });
     await ok("POST /api/v1/generators/mcp", { body: { document: { tools: [{ name: "hello", inputSchema: { type: "object" } }] } } });
+    const asyncapi = { asyncapi: "3.0.0", info: { title: "Events", version: "1" }, servers: { n: { host: "localhost:4222", protocol: "nats" } }, channels: { c: { address: "ping" } }, operations: { ping: { action: "receive", channel: { $ref: "#/channels/c" } } } };
+    await ok("POST /api/v1/generators/asyncapi/preview", { body: { document: asyncapi } });
+    await ok("POST /api/v1/generators/asyncapi", { body: { document: asyncapi } });
+    await ok("POST /api/v1/generators/spec", { body: { format: "openapi" } });
   });
 
   it("message broker admin against the real RabbitMQ and the kcat Kafka mock cluster", async () => {

@@ -14,6 +14,7 @@ import { GeneratorInputError } from "@/server/generators/input-error";
 import { graphqlToMocks } from "@/server/generators/graphql";
 import { harToMocks } from "@/server/generators/har";
 import { mcpToMocks } from "@/server/generators/mcp";
+import { asyncapiToMocks } from "@/server/generators/asyncapi";
 import { openapiToMocks } from "@/server/generators/openapi";
 import { soapToMocks } from "@/server/generators/soap";
 import { protoToMocks } from "@/server/generators/proto";
@@ -43,6 +44,7 @@ const GENERATORS: Record<GeneratorKind, Generator> = {
   har: { map: harToMocks, text: "structured" },
   socket: { map: socketToMocks, text: "structured" },
   mcp: { map: mcpToMocks, text: "structured", live: (url) => readMcpServer(url, { field: "url", maxBytes: MAX_DOCUMENT_BYTES }) },
+  asyncapi: { map: asyncapiToMocks, text: "structured" },
 };
 
 function readText(text: string, how: Generator["text"]): unknown {

@@ -24,6 +24,7 @@ import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@
 import type { GeneratorKind, GeneratorResponse } from "@/server/contracts/generators";
 import { useNamespace } from "../../_components/namespace-context";
 import { ProtocolBadge } from "../../mocks/_components/protocol-badge";
+import { ExportSpecCard } from "./export-spec-card";
 
 type Row = GeneratorResponse["mocks"][number];
 
@@ -37,6 +38,7 @@ const FORMATS: Record<GeneratorKind, { label: string; accept: string; placeholde
   har: { label: "HAR recording (browser or proxy traffic)", accept: ".har,.json", files: "traffic.har…", placeholder: '{"log": {"version": "1.2", "entries": [\n  {"request": {"method": "GET", "url": "https://api.example/items?page=1", "headers": []},\n   "response": {"status": 200, "headers": [{"name": "Content-Type", "value": "application/json"}],\n                "content": {"mimeType": "application/json", "text": "[{\\"id\\": 1}]"}}}\n]}}' },
   socket: { label: "Socket events (WebSocket, TCP, UDP)", accept: ".json,.yaml,.yml", files: "sockets.yaml…", placeholder: "title: Chat\nservers:\n  - name: chat            # ws://host/stubs/<namespace>/chat, or the TCP/UDP server so named\n    events:\n      - event: join\n        match: {room: lobby}\n        reply: {joined: true, user: $.req.user}\n      - event: ping\n        reply: pong" },
   mcp: { label: "MCP server (URL) or tools/prompts list", accept: ".json,.yaml,.yml", files: "tools.json, prompts.yaml…", placeholder: '{"tools": [{"name": "get_weather", "description": "Current weather",\n  "inputSchema": {"type": "object", "properties": {"city": {"type": "string"}}}}],\n "prompts": [{"name": "greet", "arguments": [{"name": "name", "required": true}]}]}', url: { label: "MCP server URL (Streamable HTTP or SSE)", placeholder: "https://mcp.example.com/mcp" } },
+  asyncapi: { label: "AsyncAPI 2.x/3.0 (Kafka, RabbitMQ, NATS)", accept: ".json,.yaml,.yml", files: "asyncapi.yaml…", placeholder: "asyncapi: 3.0.0\ninfo: {title: Orders, version: '1'}\nservers:\n  broker: {host: 'localhost:4222', protocol: nats}\nchannels: …\noperations: …" },
 };
 type Source = "paste" | "file" | "url";
 
@@ -286,6 +288,7 @@ export function ImportPage() {
           />
         </section>
       ) : null}
+      <ExportSpecCard namespace={namespace} />
     </div>
   );
 }
