@@ -6,7 +6,8 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { expect, test } from "@playwright/test";
-import { choose, newWorkspace, type Workspace } from "./support/mocks";
+import { readFileSync } from "node:fs";
+import { choose, createMock, newWorkspace, type Workspace } from "./support/mocks";
 import { screenshot } from "./support/session";
 import { adminApi, alertWith, loginViaUi } from "./support/ui";
 
@@ -14,10 +15,14 @@ const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../
 const PETSTORE_31 = path.join(FIXTURES, "petstore-3.1.yaml");
 const LIBRARY_WSDL = path.join(FIXTURES, "library.wsdl");
 let ws: Workspace;
+let exportWs: Workspace;
 
 test.beforeAll(async () => {
   const api = await adminApi();
   ws = await newWorkspace(api, "import");
+  exportWs = await newWorkspace(api, "export");
+  await createMock(api, exportWs.namespace, { id: "get-order", http: { route: "/orders/:id", httpMethod: "GET" }, response: { payload: { id: "o-1", state: "open" } } });
+  await createMock(api, exportWs.namespace, { id: "orders-created", kafka: { topic: "orders.created", outputTopic: "orders.ack" }, response: { payload: { ok: true } } });
   await api.dispose();
 });
 
@@ -102,4 +107,30 @@ test("import a WSDL: the uploaded file previews a SOAP mock per operation and fa
   expect(text).toContain("http://schemas.xmlsoap.org/soap/envelope/");
   expect(text).toContain("GetBookResponse");
   await stub.dispose();
+});
+
+test("export the namespace's HTTP mocks as OpenAPI: the downloaded document describes them; a Kafka mock is left out with a warning naming its protocol", async ({ page }) => {
+  await loginViaUi(page, exportWs.owner);
+  await page.goto(`/import?ns=${exportWs.namespace}`);
+  await expect(page.getByRole("heading", { name: "Export specification" })).toBeVisible();
+  await page.getByLabel("Title").fill("Orders");
+  const downloading = page.waitForEvent("download");
+  await page.getByRole("button", { name: "Export", exact: true }).click();
+  const download = await downloading;
+  expect(download.suggestedFilename()).toBe(`${exportWs.namespace}-openapi.json`);
+  const spec = JSON.parse(readFileSync(await download.path(), "utf8"));
+  expect(spec.openapi).toMatch(/^3\.0\./);
+  expect(spec.info.title).toBe("Orders");
+  expect(spec.paths["/orders/{id}"].get).toBeTruthy();
+  await expect(page.getByRole("status").filter({ hasText: "1 of 2 mocks exported; the document was downloaded." })).toBeVisible();
+  await expect(page.getByText(/orders-created/)).toBeVisible();
+  await expect(page.getByText(/kafka/).first()).toBeVisible();
+  await screenshot(page, "import-export-spec");
+
+  await choose(page, "Specification format", /^AsyncAPI 2\.6/);
+  const again = page.waitForEvent("download");
+  await page.getByRole("button", { name: "Export", exact: true }).click();
+  const asyncapi = JSON.parse(readFileSync(await (await again).path(), "utf8"));
+  expect(asyncapi.asyncapi).toBe("2.6.0");
+  expect(JSON.stringify(asyncapi.channels)).toContain('"x-service-address":"orders.created"');
 });

@@ -72,7 +72,7 @@ export function ExportSpecCard({ namespace }: { namespace: string | undefined })
       <CardContent className="flex flex-col gap-4">
         <div className="grid gap-4 sm:grid-cols-2">
           <div className="flex flex-col gap-1.5">
-            <Label htmlFor="export-format">Format</Label>
+            <Label htmlFor="export-format">Specification format</Label>
             <Select
               value={format}
               onValueChange={(v) => {

@@ -129,7 +129,7 @@ export function ImportPage() {
 
   return (
     <div className="flex flex-col gap-6">
-      <PageHeader title="Import" description="Mocks from a contract: one per operation and response of an OpenAPI document, one per root field of a GraphQL schema. Preview them, pick which to keep, create. Importing the same document again updates the same mocks." />
+      <PageHeader title="Import" description="Mocks from a contract or from recorded traffic: OpenAPI, GraphQL, WSDL, .proto, HAR, MCP, AsyncAPI and socket event documents. Preview them, pick which to keep, create; importing the same document again updates the same mocks. Below, export the namespace's mocks as OpenAPI or AsyncAPI." />
       <Card>
         <CardHeader>
           <CardTitle>Document</CardTitle>
