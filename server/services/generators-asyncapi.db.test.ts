@@ -2,7 +2,9 @@
 // handlers, against a real database and real brokers: the shop fixture's
 // mocks, generated, answer over the real RabbitMQ (amqplib RPC through
 // direct reply-to) and the real nats-server (request/reply), served by the
-// runner's rabbitmq and nats modules; a second run updates nothing. The
+// runner's rabbitmq and nats modules, and the 3.0 fixture's Kafka mock
+// answers a kafkajs record on its output topic (kcat's librdkafka mock
+// cluster, through the runner's kafka module); a second run updates nothing. The
 // builder exports a namespace's mocks by folder, tags and ids, records each
 // export in the audit log, and its documents — posted to the AsyncAPI and
 // OpenAPI generators in fresh namespaces — give back the same mocks.
@@ -28,6 +30,9 @@ import { resolveNamespace, type NamespaceScope } from "@/server/services/namespa
 import { createProtocolServer, getProtocolServer } from "@/server/services/protocol-servers";
 import { actorFor, call, makeUser, sessionCookie } from "@/server/testing/fixtures";
 import { useTestDatabase } from "@/server/testing/use-test-database";
+import { Kafka, logLevel } from "kafkajs";
+import { kafkaModule } from "@/protocol-runner/kafka/kafka-module";
+import { startKafkaMockCluster, type KafkaMockCluster } from "@/protocol-runner/kafka/mock-cluster";
 import { natsModule } from "@/protocol-runner/nats/nats-module";
 import { rabbitmqModule } from "@/protocol-runner/rabbitmq/rabbitmq-module";
 import { startRunner, type Runner } from "@/protocol-runner/reconciler";
@@ -120,6 +125,44 @@ describe("POST /api/v1/generators/asyncapi", () => {
     await stubRecorder().drain();
     const logged = await db().requestLog.findMany({ where: { mockId: { in: ["shop-fulfilment-quoteshipping", "shop-fulfilment-checkstock"] } }, select: { mockId: true } });
     expect(new Set(logged.map((l) => l.mockId))).toEqual(new Set(["shop-fulfilment-quoteshipping", "shop-fulfilment-checkstock"]));
+  });
+
+  it("the 3.0 fixture's Kafka mock answers a kafkajs record on its output topic, with the key and header the document gives", async () => {
+    const KAFKA_NS = "asyncgen-kafka";
+    const kafkaOwner = (await makeUser({ namespaces: { [KAFKA_NS]: "owner" } })).user;
+    const res = await post(asyncapiRoute, `/api/v1/generators/asyncapi?namespace=${KAFKA_NS}`, { document: readFileSync(path.join(__dirname, "../generators/__fixtures__/shop-asyncapi-3.0.yaml"), "utf8") }, await sessionCookie(kafkaOwner.id));
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.mocks.filter((m: { protocol: string }) => m.protocol === "kafka")).toHaveLength(1);
+
+    let cluster: KafkaMockCluster | undefined;
+    let kafkaRunner: Runner | undefined;
+    const client = () => new Kafka({ brokers: [cluster!.brokers], logLevel: logLevel.NOTHING });
+    try {
+      cluster = await startKafkaMockCluster();
+      kafkaRunner = await startRunner([kafkaModule({ backoff: { firstMs: 50, maxMs: 400 }, fetchMaxWaitMs: 100 })]);
+      const scope = await resolveNamespace(actorFor(kafkaOwner), KAFKA_NS);
+      const server = await createProtocolServer(scope, CreateProtocolServerInput.parse({ name: "orders-kafka", protocol: "kafka", brokers: [cluster.brokers] }));
+      await until(async () => (await getProtocolServer(scope, server.id)).state === "listening", "orders-kafka listening", 20_000);
+
+      const replies: { key: string | undefined; value: unknown; origin: string | undefined }[] = [];
+      const reader = client().consumer({ groupId: `reader-${randomUUID()}`, allowAutoTopicCreation: true, maxWaitTimeInMs: 100 });
+      await reader.connect();
+      await reader.subscribe({ topic: "shop.orders.confirmed", fromBeginning: true });
+      await reader.run({ eachMessage: async ({ message }) => void replies.push({ key: message.key?.toString(), value: JSON.parse(message.value!.toString()), origin: message.headers?.["x-origin"]?.toString() }) });
+      const producer = client().producer({ allowAutoTopicCreation: true });
+      await producer.connect();
+      // Sent again until the runner's consumer group has joined and reads the topic.
+      const reply = await until(async () => {
+        if (!replies.length) await producer.send({ topic: "shop.orders.created", messages: [{ value: JSON.stringify({ orderId: "O-7", items: 2 }) }] });
+        return replies[0];
+      }, "the order confirmation", 30_000);
+      expect(reply).toEqual({ key: "order-confirmation", value: { orderId: "O-1001", status: "confirmed" }, origin: "fulfilment" });
+      await producer.disconnect();
+      await reader.disconnect();
+    } finally {
+      await kafkaRunner?.stop();
+      await cluster?.stop();
+    }
   });
 
   it("a second run of the same document changes nothing", async () => {
