@@ -1,7 +1,9 @@
 // Shared by the runner's tests: free ports and polling for what the runner
-// does asynchronously (it answers NOTIFYs on its own schedule).
+// does asynchronously (it answers NOTIFYs on its own schedule), and gRPC
+// client streams read to their end.
 import dgram from "node:dgram";
 import net, { type AddressInfo } from "node:net";
+import type * as grpc from "@grpc/grpc-js";
 
 /** A port nothing listens on right now (TCP by default, or UDP). */
 export async function freePort(kind: "tcp" | "udp" = "tcp"): Promise<number> {
@@ -58,4 +60,14 @@ export async function tcpProxy(port: number, target: number) {
       await new Promise((r) => srv.close(r));
     },
   };
+}
+
+/** Everything a gRPC client stream delivers until it ends, or fails with the error it ended on. */
+export function collectStream<T = any>(stream: grpc.ClientReadableStream<T>): Promise<{ messages: T[]; err?: grpc.ServiceError }> {
+  return new Promise((resolve) => {
+    const messages: T[] = [];
+    stream.on("data", (m: T) => messages.push(m));
+    stream.on("error", (err: grpc.ServiceError) => resolve({ messages, err }));
+    stream.on("end", () => resolve({ messages }));
+  });
 }

@@ -21,6 +21,7 @@ import { call, makeUser, sessionCookie } from "@/server/testing/fixtures";
 import { useTestDatabase } from "@/server/testing/use-test-database";
 import { rpcTypes } from "./rich-status";
 import { startGrpc, type GrpcListener } from "./server";
+import { collectStream as collect } from "@/protocol-runner/testing";
 
 useTestDatabase();
 
@@ -60,13 +61,6 @@ const md = (pairs: Record<string, string> = {}) => {
 };
 const unary = (method: string, req: unknown, meta = md()) =>
   new Promise<{ err: grpc.ServiceError | null; res: any }>((resolve) => client[method](req, meta, (err: grpc.ServiceError | null, res: any) => resolve({ err, res })));
-const collect = (stream: grpc.ClientReadableStream<any>) =>
-  new Promise<{ messages: any[]; err?: grpc.ServiceError }>((resolve) => {
-    const messages: any[] = [];
-    stream.on("data", (m) => messages.push(m));
-    stream.on("error", (err: grpc.ServiceError) => resolve({ messages, err }));
-    stream.on("end", () => resolve({ messages }));
-  });
 
 beforeAll(async () => {
   const u = await makeUser({ namespaces: { [NS]: "owner" } });

@@ -3,12 +3,11 @@
 // document never makes the server read a file or fetch a URL), its servers,
 // and which broker (Kafka, RabbitMQ, NATS) and server a channel is on.
 import { GeneratorInputError } from "./input-error";
+import { externalRef, isObject, pointer, type Obj } from "./json-document";
 
-export type Obj = Record<string, unknown>;
+export { externalRef, isObject, pointer, type Obj };
 export type Broker = "kafka" | "rabbitmq" | "nats";
 
-export const isObject = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
-export const pointer = (...parts: string[]) => "/" + parts.map((p) => p.replace(/~/g, "~0").replace(/\//g, "~1")).join("/");
 export const str = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
 
 /** AsyncAPI server protocols the runner can serve, and the mock protocol each becomes. */
@@ -27,16 +26,6 @@ export function versionOf(doc: unknown): 2 | 3 {
   throw new GeneratorInputError(`AsyncAPI ${v} is not supported (2.0–2.6 and 3.0 are)`, { pointer: "/asyncapi" });
 }
 
-/** The first $ref that leaves the document. */
-export function externalRef(value: unknown, at: string[] = [], depth = 0): { ref: string; at: string } | undefined {
-  if (depth > 200 || typeof value !== "object" || value === null) return undefined;
-  if (!Array.isArray(value) && typeof (value as Obj).$ref === "string" && !((value as Obj).$ref as string).startsWith("#")) return { ref: (value as Obj).$ref as string, at: pointer(...at) };
-  for (const [k, v] of Object.entries(value)) {
-    const found = externalRef(v, [...at, k], depth + 1);
-    if (found) return found;
-  }
-  return undefined;
-}
 
 /** The value at a local JSON pointer ("#/components/messages/Order"), or undefined. */
 function at(doc: Obj, ref: string): unknown {

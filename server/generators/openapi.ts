@@ -12,11 +12,9 @@ import { GeneratorInputError } from "./input-error";
 import { mockId, slug, uniqueIds } from "./ids";
 import { sampleSchema } from "./schema-sample";
 import type { GeneratedMock, GeneratorOptions, GeneratorResult, GeneratorWarning } from "./types";
+import { externalRef, isObject, pointer, type Obj } from "./json-document";
 
-type Obj = Record<string, unknown>;
 const METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"] as const;
-const isObject = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
-const pointer = (...parts: string[]) => "/" + parts.map((p) => p.replace(/~/g, "~0").replace(/\//g, "~1")).join("/");
 
 /** The header a client sends to pick a response other than the default. */
 export const PREFER_HEADER = "Prefer";
@@ -69,16 +67,6 @@ async function validationWarnings(doc: Obj): Promise<GeneratorWarning[]> {
   }
 }
 
-/** The first $ref that leaves the document: refused, so a document never makes the server read a file or fetch a URL. */
-function externalRef(value: unknown, at: string[] = [], depth = 0): { ref: string; at: string } | undefined {
-  if (depth > 200 || typeof value !== "object" || value === null) return undefined;
-  if (!Array.isArray(value) && typeof (value as Obj).$ref === "string" && !((value as Obj).$ref as string).startsWith("#")) return { ref: (value as Obj).$ref as string, at: pointer(...at) };
-  for (const [k, v] of Object.entries(value)) {
-    const found = externalRef(v, [...at, k], depth + 1);
-    if (found) return found;
-  }
-  return undefined;
-}
 
 async function dereference(doc: Obj): Promise<Obj> {
   const external = externalRef(doc);

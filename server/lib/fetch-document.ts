@@ -17,8 +17,34 @@ export interface FetchedDocument {
 
 const MAX_REDIRECTS = 3;
 
-function refuse(field: string, message: string): AppError {
+export function refuse(field: string, message: string): AppError {
   return errors.validation(message, [{ location: "body", field, message }]);
+}
+
+/**
+ * A URL a user gave (a document to fetch, a server to connect to), checked
+ * before anything is sent: malformed, not http(s), or refused by the outbound
+ * policy is a 400 on `field`. Redirects are the caller's to check again.
+ */
+export function checkedUserUrl(text: string, field: string): URL {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw refuse(field, "not a valid URL");
+  }
+  checkHop(url, field);
+  return url;
+}
+
+function checkHop(url: URL, field: string) {
+  if (url.protocol !== "http:" && url.protocol !== "https:") throw refuse(field, `${url.protocol}// URLs are not allowed here (http and https are)`);
+  try {
+    assertAllowedTarget(url);
+  } catch (err) {
+    if (err instanceof BlockedTargetError) throw refuse(field, err.message);
+    throw err;
+  }
 }
 
 function once(url: URL, maxBytes: number, deadline: number): Promise<{ status: number; location?: string; text: string; contentType?: string }> {
@@ -59,17 +85,11 @@ function once(url: URL, maxBytes: number, deadline: number): Promise<{ status: n
 
 export async function fetchDocument(text: string, opts: { field?: string; maxBytes: number; timeoutMs?: number }): Promise<FetchedDocument> {
   const field = opts.field ?? "url";
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    throw refuse(field, "not a valid URL");
-  }
+  let url = checkedUserUrl(text, field);
   const deadline = Date.now() + (opts.timeoutMs ?? 15_000);
   for (let hop = 0; ; hop++) {
-    if (url.protocol !== "http:" && url.protocol !== "https:") throw refuse(field, `${url.protocol}// URLs are not fetched (http and https are)`);
+    if (hop > 0) checkHop(url, field);
     try {
-      assertAllowedTarget(url);
       const res = await once(url, opts.maxBytes, deadline);
       if (res.location) {
         if (hop >= MAX_REDIRECTS) throw new AppError("external", `more than ${MAX_REDIRECTS} redirects from ${url.host}`, { status: 502 });

@@ -20,6 +20,7 @@ import { logger } from "@/server/lib/logger";
 import { invalidateAll } from "@/server/serving/mock-index";
 import { call, makeUser, sessionCookie } from "@/server/testing/fixtures";
 import { useTestDatabase } from "@/server/testing/use-test-database";
+import { collectStream as collect } from "@/protocol-runner/testing";
 
 useTestDatabase();
 const NS = "gen-grpc";
@@ -41,13 +42,6 @@ const meta = () => {
   m.set("x-service-namespace", NS);
   return m;
 };
-const collect = (stream: grpc.ClientReadableStream<any>) =>
-  new Promise<{ messages: any[]; err?: grpc.ServiceError }>((resolve) => {
-    const messages: any[] = [];
-    stream.on("data", (m) => messages.push(m));
-    stream.on("error", (err: grpc.ServiceError) => resolve({ messages, err }));
-    stream.on("end", () => resolve({ messages }));
-  });
 
 beforeAll(async () => {
   const u = await makeUser({ namespaces: { [NS]: "owner" } });

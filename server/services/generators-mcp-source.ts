@@ -10,9 +10,9 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { AppError, errors } from "@/server/errors";
+import { AppError } from "@/server/errors";
+import { checkedUserUrl, refuse } from "@/server/lib/fetch-document";
 import { createGuardedFetch, type GuardedFetch } from "@/server/lib/guarded-fetch";
-import { assertAllowedTarget, BlockedTargetError } from "@/server/lib/ssrf";
 import { packageVersion } from "@/server/release";
 
 const MAX_PAGES = 100;
@@ -25,7 +25,6 @@ export interface McpServerLists {
   resources?: Listed;
 }
 
-const refuse = (field: string, message: string) => errors.validation(message, [{ location: "body", field, message }]);
 const external = (message: string) => new AppError("external", message, { status: 502 });
 
 /** The error a failed session is answered with: the policy's refusal or the size cap first, whatever the SDK made of them. */
@@ -85,19 +84,7 @@ async function allPages(list: (cursor: string | undefined) => Promise<{ items: L
 
 export async function readMcpServer(text: string, opts: { field?: string; maxBytes: number; timeoutMs?: number }): Promise<McpServerLists> {
   const field = opts.field ?? "url";
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    throw refuse(field, "not a valid URL");
-  }
-  if (url.protocol !== "http:" && url.protocol !== "https:") throw refuse(field, `${url.protocol}// URLs are not connected to (MCP servers are reached over http and https)`);
-  try {
-    assertAllowedTarget(url);
-  } catch (err) {
-    if (err instanceof BlockedTargetError) throw refuse(field, err.message);
-    throw err;
-  }
+  const url = checkedUserUrl(text, field);
   const guard = createGuardedFetch({ maxBytes: opts.maxBytes });
   const deadline = Date.now() + (opts.timeoutMs ?? 15_000);
   const timeout = () => Math.max(1, deadline - Date.now());
