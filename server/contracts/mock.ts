@@ -121,8 +121,12 @@ export const GrpcBlock = z
   })
   .strict();
 
-/** A tool's JSON Schema as MCP's tools/list carries it: MCP requires an object schema at the top. */
-const McpToolSchema = z.object({ type: z.literal("object") }).catchall(z.unknown());
+/**
+ * A tool's JSON Schema as MCP's tools/list carries it: MCP requires an object schema at the
+ * top. A record, not an object with a `type` property, so the OpenAPI document describes it as
+ * the open JSON value it is (success responses are otherwise closed objects).
+ */
+const McpToolSchema = z.record(z.string(), z.unknown()).refine((schema) => schema.type === "object", { message: 'an MCP tool schema must be a JSON Schema of type "object"', path: ["type"] });
 
 export const McpBlock = z
   .object({

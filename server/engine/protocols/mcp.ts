@@ -109,8 +109,9 @@ export function mcpServerAt(index: RouteIndex<CompiledMock> | undefined, path: s
 export interface McpTool {
   name: string;
   description?: string;
-  inputSchema: { type: "object"; properties?: Record<string, unknown> };
-  outputSchema?: { type: "object" };
+  /** JSON Schemas of type "object" (the contract checks the declared ones; guessed ones are built so). */
+  inputSchema: Record<string, unknown>;
+  outputSchema?: Record<string, unknown>;
 }
 
 export interface McpPromptArgument {
