@@ -27,7 +27,7 @@ export function parseJsonText(text: string): { ok: true; value: unknown } | { ok
     const raw = (err as Error).message;
     const at = /at position (\d+)/.exec(raw);
     // V8 quotes the whole input in some messages ("…" is not valid JSON): keep only its first part.
-    const message = raw.replace(/, (\.\.\.)?".*" is not valid JSON$/s, "").replace(/ at position \d+.*$/s, "").replace(/ \(line \d+ column \d+\)$/, "");
+    const message = raw.replace(/, (\.\.\.)?".*" is not valid JSON$/s, "").replace(/( in JSON)? at position \d+.*$/s, "").replace(/ in JSON$/, "").replace(/ \(line \d+ column \d+\)$/, "");
     return { ok: false, problem: at ? { message, ...lineColumnAt(text, Number(at[1])) } : { message } };
   }
 }

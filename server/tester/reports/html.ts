@@ -92,7 +92,7 @@ function requestRows(r: RunRequestResult): string {
     (t) => `<li><span class="mark ${html(t.status)}">${html(MARK[t.status])}</span>${html(t.name)}${t.error ? `<pre class="error">${html(t.error)}</pre>` : ""}</li>`,
   );
   const error = r.error ?? r.scriptError?.message;
-  const detail = [
+  const detail = !error && tests.length === 0 && r.logs.length === 0 ? `<span class="empty">No tests</span>` : [
     `<details${open}><summary>${summary}${r.logs.length > 0 ? `, ${r.logs.length} log line${r.logs.length === 1 ? "" : "s"}` : ""}</summary>`,
     error ? `<pre class="error">${html(error)}</pre>` : "",
     tests.length > 0 ? `<ul class="tests">${tests.join("")}</ul>` : "",

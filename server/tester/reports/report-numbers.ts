@@ -8,7 +8,7 @@ export function passRate(counts: Pick<RunCounts, "passedTests" | "failedTests">)
   if (ran === 0) return "—";
   const rate = (counts.passedTests / ran) * 100;
   // 99.96 % must not read as 100 % while a test failed.
-  const shown = counts.failedTests > 0 ? Math.min(Math.floor(rate * 10) / 10, 99.9) : rate;
+  const shown = counts.failedTests > 0 ? Math.min(Math.round(rate * 10) / 10, 99.9) : rate;
   return `${Number.isInteger(shown) ? shown : shown.toFixed(1)} %`;
 }
 

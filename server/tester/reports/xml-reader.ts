@@ -82,9 +82,8 @@ export function readXml(text: string): XmlNode {
   } catch (err) {
     throw new ReportFormatError(`invalid XML: ${(err as Error).message}`);
   }
-  for (const item of parsed) {
-    const root = build(item);
-    if (root) return root;
-  }
-  throw new ReportFormatError("the XML document has no root element");
+  const roots = parsed.map(build).filter((n): n is XmlNode => n !== undefined);
+  if (roots.length === 0) throw new ReportFormatError("the XML document has no root element");
+  if (roots.length > 1) throw new ReportFormatError(`invalid XML: the document has ${roots.length} root elements (<${roots[0].name}>, <${roots[1].name}>…) where XML allows one`);
+  return roots[0];
 }
