@@ -221,6 +221,11 @@ describe("detection", () => {
     expect(parseReport(`\uFEFF ${toJsonReportText(sampleRun())}`).results).toHaveLength(sampleRun().results.length);
   });
 
+  it("skips blank lines before the XML declaration, and still counts them in an error's line", () => {
+    expect(parseReport(`\n\n  <?xml version="1.0"?>\n<testsuite name="s"/>`).results).toHaveLength(1);
+    expect(refusal(`\n\n<?xml version="1.0"?>\n<testsuite name="s">`).line).toBe(4);
+  });
+
   it("follows the caller's format", () => {
     expect(refusal(`<testsuite/>`, { format: "json" }).message).toMatch(/^invalid JSON/);
   });

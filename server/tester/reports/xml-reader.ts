@@ -68,14 +68,19 @@ function build(raw: Raw): XmlNode | undefined {
 }
 
 /** The root element of an XML text; the caller has already checked its size. */
-export function readXml(text: string): XmlNode {
+export function readXml(input: string): XmlNode {
+  // Blank lines before the XML declaration (a stray newline from the tool that wrote the file)
+  // make it invalid; skip them, and count them back into the line of any error.
+  const lead = /^\s+(?=<\?xml[\s?])/.exec(input)?.[0] ?? "";
+  const text = input.slice(lead.length);
+  const skipped = lead.split("\n").length - 1;
   const doctype = /<!DOCTYPE/i.exec(text);
   if (doctype) {
     const at = lineColumnAt(text, doctype.index);
-    throw new ReportFormatError("a document type declaration (<!DOCTYPE>) is not accepted: JUnit reports have none, and its entities could expand without bound", at.line, at.column);
+    throw new ReportFormatError("a document type declaration (<!DOCTYPE>) is not accepted: JUnit reports have none, and its entities could expand without bound", at.line + skipped, at.column);
   }
   const valid = XMLValidator.validate(text);
-  if (valid !== true) throw new ReportFormatError(`invalid XML: ${valid.err.msg}`, valid.err.line, valid.err.col);
+  if (valid !== true) throw new ReportFormatError(`invalid XML: ${valid.err.msg}`, valid.err.line + skipped, valid.err.col);
   let parsed: Raw[];
   try {
     parsed = parser.parse(text) as Raw[];
