@@ -496,7 +496,7 @@ describe("sendHttp: failures", () => {
     expect(err.message).toMatch(/resolve/);
   });
 
-  it.each(["not a url", "http://", "http://exa mple.com/"])("%j is invalid_url", async (url) => {
+  it.each(["not a url", "http://", "http://exa mple.com/", "http://{{host}}/x"])("%j is invalid_url", async (url) => {
     expect((await sendError(sendHttp(prepared(url)))).code).toBe("invalid_url");
   });
 

@@ -47,11 +47,12 @@ function checkTarget(url: URL, policy: PrivatePolicy): void {
 
 function parseUrl(req: PreparedRequest): URL {
   try {
-    return new URL(req.url);
-  } catch {
-    const hint = req.unresolved.length ? ` Is ${req.unresolved.map((n) => `{{${n}}}`).join(", ")} defined in the environment?` : "";
-    throw new SendError("invalid_url", `"${req.url}" is not a valid URL.${hint}`, { url: req.url });
-  }
+    const url = new URL(req.url);
+    // No DNS name holds a brace; such a host is an unresolved `{{variable}}`.
+    if (!/[{}]/.test(url.hostname)) return url;
+  } catch {}
+  const hint = req.unresolved.length ? ` Is ${req.unresolved.map((n) => `{{${n}}}`).join(", ")} defined in the environment?` : "";
+  throw new SendError("invalid_url", `"${req.url}" is not a valid URL.${hint}`, { url: req.url });
 }
 
 async function withJarCookies(headers: HeaderEntry[], url: URL, jar: CookieJar | undefined): Promise<HeaderEntry[]> {
