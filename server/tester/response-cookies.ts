@@ -11,7 +11,8 @@ export function parseSetCookies(values: readonly string[], url: URL, now: Date =
   const out: ResponseCookie[] = [];
   for (const value of values) {
     const c = Cookie.parse(value, { loose: true });
-    if (!c) continue;
+    // Loose parsing (browsers accept `=value` and bare values) reads a blank header as an empty cookie.
+    if (!c || (c.key === "" && c.value === "")) continue;
     // Infinity is a session cookie (no expiry shown); -Infinity a deletion (Max-Age=0), shown as already expired.
     const t = c.expiryTime(now);
     const expires = t === undefined || t === Infinity ? undefined : new Date(t === -Infinity ? 0 : t);
