@@ -132,6 +132,8 @@ export function openHop(hop: Hop, cancel: Cancellation, retried = false): Promis
     });
     req.on("response", (res) => {
       answered = true;
+      // Until the body reader listens, an error must not go unhandled (the reader sees the destroyed stream).
+      res.on("error", () => {});
       const m: Marks = { ...marks, reused: marks.reused ?? false, responseAt: performance.now() };
       resolve({ res, remoteAddress: res.socket?.remoteAddress, timings: (endAt) => timingsOf(m, endAt), release });
     });

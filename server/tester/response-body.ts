@@ -77,6 +77,8 @@ export function readBody(res: IncomingMessage, maxBytes: number, failWith: (err:
       kept += chunk.length;
     };
 
+    // The connection may have died while the caller was busy (storing cookies): no event would come.
+    if (res.destroyed && !res.readableEnded) return fail(Object.assign(new Error("the connection closed before the answer was complete"), { code: "ECONNRESET" }));
     res.on("data", (chunk: Buffer) => {
       if (settled) return;
       wire += chunk.length;

@@ -1,9 +1,14 @@
 // Real servers for the API tester's tests (server/tester): a node:http server
-// per test with any handler, an echo handler that reports what arrived, and an
-// https server with a freshly generated self-signed certificate.
+// per test with any handler, an echo handler that reports what arrived, an
+// https server with a freshly generated self-signed certificate, and small
+// helpers to build a PreparedRequest and catch a SendError.
 import http from "node:http";
 import https from "node:https";
 import type { AddressInfo } from "node:net";
+import { afterAll, expect } from "vitest";
+import { RequestSettings } from "@/server/contracts/tester-request";
+import { SendError } from "@/server/tester/send-error";
+import type { PreparedRequest } from "@/server/tester/prepared-request";
 
 export interface TestServer {
   url: string;
@@ -90,4 +95,39 @@ export function selfSignedCertificate(): Promise<{ key: string; cert: string }> 
 export async function startHttpsServer(handler: http.RequestListener): Promise<TestServer> {
   const { key, cert } = await selfSignedCertificate();
   return listen(https.createServer({ key, cert }, handler), "127.0.0.1", "https");
+}
+
+/** A PreparedRequest with the contract's default settings. */
+export function prepared(url: string, over: Partial<Omit<PreparedRequest, "settings">> & { settings?: Partial<RequestSettings> } = {}): PreparedRequest {
+  const { settings, ...rest } = over;
+  return { method: "GET", url, headers: [], bodyPreview: {}, unresolved: [], ...rest, settings: RequestSettings.parse(settings ?? {}) };
+}
+
+/** The SendError a send failed with (the test fails if it succeeded or threw something else). */
+export async function sendError(p: Promise<unknown>): Promise<SendError> {
+  const err = await p.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(SendError);
+  return err as SendError;
+}
+
+/** Servers started by one test file, closed after it. */
+export function serverSet(): { serve(handler: http.RequestListener, host?: string): Promise<TestServer>; add(s: TestServer): TestServer } {
+  const servers: TestServer[] = [];
+  afterAll(async () => {
+    await Promise.all(servers.map((s) => s.close()));
+  });
+  return {
+    async serve(handler, host) {
+      const s = await startServer(handler, host);
+      servers.push(s);
+      return s;
+    },
+    add(s) {
+      servers.push(s);
+      return s;
+    },
+  };
 }
