@@ -78,7 +78,7 @@ function soapHeaders(def: RequestDefinition, sub: Substituter, headers: HeaderEn
 export async function buildRequest(def: RequestDefinition, ctx: BuildContext): Promise<PreparedRequest> {
   const sub = createSubstituter(ctx.scopes, ctx.substitution);
   // GraphQL and SOAP requests are POSTs whatever method a form left behind; an http request keeps its method.
-  let method = def.kind === "http" ? def.method : "POST";
+  const method = def.kind === "http" ? def.method : "POST";
   const headers = enabledPairs(def.headers, sub).filter((h) => h.key !== "");
   const query = enabledPairs(def.params, sub);
 
@@ -114,7 +114,6 @@ export async function buildRequest(def: RequestDefinition, ctx: BuildContext): P
   if (!hasHeader(headers, "accept")) headers.push({ key: "Accept", value: "*/*" });
   if (!hasHeader(headers, "accept-encoding")) headers.push({ key: "Accept-Encoding", value: "gzip, deflate, br" });
   if (encoded.body && !hasHeader(headers, "content-length") && !hasHeader(headers, "transfer-encoding")) headers.push({ key: "Content-Length", value: String(encoded.body.length) });
-  method = method.toUpperCase();
 
   return {
     method,
