@@ -48,6 +48,7 @@ export const FAKE_GENERATORS: Record<string, FakeGenerator> = {
 
   // Contact and internet
   Email: gen("string", "e-mail address", (f) => f.internet.email()),
+  ExampleEmail: gen("string", "e-mail address at an example.* domain (never delivered)", (f) => f.internet.exampleEmail()),
   Phone: gen("string", "phone number in E.164 form (+15551234567)", (f) => f.phone.number({ style: "international" })),
   Username: gen("string", "user name", (f) => f.internet.username()),
   Password: gen("string", "15-character password", (f) => f.internet.password()),
@@ -84,6 +85,11 @@ export const FAKE_GENERATORS: Record<string, FakeGenerator> = {
   Word: gen("string", "one word", (f) => f.lorem.word()),
   Sentence: gen("string", "one sentence", (f) => f.lorem.sentence()),
   Paragraph: gen("string", "one paragraph", (f) => f.lorem.paragraph()),
+  Words: gen("string", "two to four English words", (f) => f.word.words({ count: { min: 2, max: 4 } })),
+  Noun: gen("string", "English noun", (f) => f.word.noun()),
+  Verb: gen("string", "English verb", (f) => f.word.verb()),
+  Adjective: gen("string", "English adjective", (f) => f.word.adjective()),
+  AlphaNumeric: gen("string", "one letter or digit", (f) => f.string.alphanumeric(1)),
   Slug: gen("string", "URL slug of three words", (f) => f.lorem.slug()),
   Semver: gen("string", "semantic version 1.2.3", (f) => f.system.semver()),
   FileName: gen("string", "file name with extension", (f) => f.system.fileName()),
