@@ -40,7 +40,8 @@ export async function listCollections(scope: NamespaceScope, query: z.output<typ
   const where: Prisma.TesterCollectionWhereInput = {
     namespaceId: scope.id,
     deletedAt: query.trashed ? { not: null } : null,
-    ...(query.q ? { name: { contains: query.q, mode: "insensitive" } } : {}),
+    // Prisma passes LIKE's wildcards through: a '%' in the search means the character.
+    ...(query.q ? { name: { contains: query.q.replace(/[\\%_]/g, "\\$&"), mode: "insensitive" } } : {}),
   };
   const [rows, total] = await db().$transaction([
     db().testerCollection.findMany({
