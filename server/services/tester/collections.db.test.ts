@@ -276,6 +276,18 @@ describe("collections: duplicate and export", () => {
     expect(users.type === "folder" && users.scripts).toEqual({ test: "// folder test" });
     const listUsers = users.type === "folder" ? users.items[1] : null;
     expect(listUsers).toMatchObject({ type: "request", request: { method: "GET", url: "{{baseUrl}}/users", headers: [{ key: "Accept", value: "application/json" }] } });
+    // The executor's loader walks the same order, with each request's folder path and the real secret.
+    const forRun = await loadCollectionForRun(await scope(), src.id);
+    expect(forRun.requests.map((r) => [r.name, r.path])).toEqual([
+      ["Delete user", ["Users", "Admin"]],
+      ["List users", ["Users"]],
+      ["Health", []],
+    ]);
+    expect(forRun.folders.map((f) => [f.name, f.path])).toEqual([
+      ["Users", []],
+      ["Admin", ["Users"]],
+    ]);
+    expect(forRun.variables.find((v) => v.key === "token")?.value).toBe("s3cr3t-token-value");
     // A document with a version we do not know is refused, not guessed at.
     expect(NativeCollectionDocument.safeParse({ ...doc, version: 2 }).success).toBe(false);
   });
