@@ -1,5 +1,6 @@
 // The tRPC API of the UI: one router per domain, each a thin layer over the
 // same service functions the REST route handlers call.
+import { apiTesterRouter } from "./routers/api-tester";
 import { auditRouter } from "./routers/audit";
 import { brokersRouter } from "./routers/brokers";
 import { dashboardRouter } from "./routers/dashboard";
@@ -46,6 +47,8 @@ export const appRouter = createTRPCRouter({
   grpcProtos: grpcProtosRouter,
   generators: generatorsRouter,
   brokers: brokersRouter,
+  // The API tester's collections, environments, history and runs (issue 15).
+  apiTester: apiTesterRouter,
 });
 
 export type AppRouter = typeof appRouter;

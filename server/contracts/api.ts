@@ -1,5 +1,6 @@
 // Every HTTP endpoint of the service, for the OpenAPI document and the test
 // that checks each route handler is listed here.
+import { apiTesterEndpoints } from "./api-tester";
 import { auditEndpoints } from "./audit";
 import { brokerAdminEndpoints } from "./broker-admin";
 import { authEndpoints } from "./auth";
@@ -45,4 +46,5 @@ export const allEndpoints: Endpoint[] = [
   specBuilderEndpoint,
   ...Object.values(smtpMailboxEndpoints),
   ...Object.values(brokerAdminEndpoints),
+  ...apiTesterEndpoints,
 ];

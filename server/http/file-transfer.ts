@@ -129,7 +129,7 @@ export function fileResponse(file: { bytes: Uint8Array; contentType: string; fil
 }
 
 /** RFC 6266: an ASCII fallback for old clients plus the exact UTF-8 name. */
-function contentDisposition(disposition: string, fileName: string): string {
+export function contentDisposition(disposition: string, fileName: string): string {
   const fallback = fileName.replace(/[^\x20-\x7e]|["\\]/g, "_");
   const exact = encodeURIComponent(fileName).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
   return `${disposition}; filename="${fallback}"; filename*=UTF-8''${exact}`;

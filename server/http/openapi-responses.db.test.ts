@@ -9,7 +9,10 @@ import { db } from "@/server/db/client";
 import { resetEnvCache } from "@/server/env";
 import { checkAnswer, documentedOperations, loadHandlers, operation, type RouteHandler } from "@/server/testing/api-routes";
 import { recordReceivedMail } from "@/server/services/smtp-mailbox";
-import { type CallOptions, makeToken, makeUser, sessionCookie } from "@/server/testing/fixtures";
+import { resolveNamespace } from "@/server/services/namespace-access";
+import { recordHistory } from "@/server/services/tester/history";
+import { appendRunResults, createTestRun, finishTestRun } from "@/server/services/tester/test-runs";
+import { actorFor, type CallOptions, makeToken, makeUser, sessionCookie } from "@/server/testing/fixtures";
 import { type SmtpSink, startSmtpSink } from "@/server/testing/smtp-sink";
 import { useTestDatabase } from "@/server/testing/use-test-database";
 import { type KafkaMockCluster, startKafkaMockCluster } from "@/protocol-runner/kafka/mock-cluster";
@@ -94,6 +97,9 @@ let writeOnlyToken: string;
 let sink: SmtpSink;
 let kafkaCluster: KafkaMockCluster | undefined;
 const NS = "svc";
+
+/** A 409, the request naming the namespace unless it names its own query. */
+const c409 = (key: string, r: Req) => expectAnswer(key, { cookie: admin.cookie, ...r, query: r.query ?? `namespace=${NS}` }, 409);
 
 /** The success case, remembered so the error cases reuse a request that otherwise parses. */
 async function ok(key: string, r: Req, status = 200) {
@@ -369,6 +375,63 @@ describe("every documented operation, success case, validated against the docume
     }
   });
 
+  it("API tester data: collections, folders, requests, environments, history, test runs", async () => {
+    const t = "/api/v1/api-tester";
+    const c = await ok(`POST ${t}/collections`, { body: { name: "Docs", variables: [{ key: "token", value: "t0ken", secret: true }] } }, 201);
+    await ok(`GET ${t}/collections`, { query: `namespace=${NS}&q=doc&trashed=false` });
+    await ok(`GET ${t}/collections/{id}`, { params: { id: c.id } });
+    await ok(`PUT ${t}/collections/{id}`, { params: { id: c.id }, body: { description: "documented", scripts: { test: "pm.test('x', () => {})" } } });
+    const folder = await ok(`POST ${t}/collections/{id}/folders`, { params: { id: c.id }, body: { name: "Folder" } }, 201);
+    await ok(`PUT ${t}/folders/{id}`, { params: { id: folder.id }, body: { name: "Folder 2", sortIndex: 0 } });
+    const inFolder = await ok(`POST ${t}/collections/{id}/requests`, { params: { id: c.id }, body: { name: "In folder", url: "https://example.test/a", folderId: folder.id, headers: { Accept: "*/*" } } }, 201);
+    const atRoot = await ok(`POST ${t}/collections/{id}/requests`, { params: { id: c.id }, body: { name: "At root", kind: "soap", method: "POST", url: "https://example.test/soap", soap: { action: "urn:x" } } }, 201);
+    await ok(`GET ${t}/collections/{id}/requests`, { params: { id: c.id } });
+    await ok(`POST ${t}/collections/{id}/requests/reorder`, { params: { id: c.id }, body: { ids: [atRoot.id] } });
+    await ok(`GET ${t}/requests/{id}`, { params: { id: inFolder.id } });
+    await ok(`PUT ${t}/requests/{id}`, { params: { id: inFolder.id }, body: { method: "POST", body: { mode: "raw", raw: "{}", language: "json" } } });
+    await ok(`PATCH ${t}/requests/batch/move`, { body: { ids: [atRoot.id], collectionId: c.id, folderId: folder.id } });
+    await ok(`GET ${t}/collections/{id}/export`, { params: { id: c.id } });
+    const copy = await ok(`POST ${t}/collections/{id}/duplicate`, { params: { id: c.id } }, 201);
+    await ok(`DELETE ${t}/requests/{id}`, { params: { id: inFolder.id } });
+    await ok(`DELETE ${t}/requests/batch`, { body: { ids: [atRoot.id] } });
+    await ok(`DELETE ${t}/folders/{id}`, { params: { id: folder.id } });
+    await ok(`DELETE ${t}/collections/{id}`, { params: { id: copy.id } });
+    await ok(`POST ${t}/collections/{id}/restore`, { params: { id: copy.id } });
+    await ok(`DELETE ${t}/collections/batch`, { body: { ids: [copy.id] } });
+
+    const env = await ok(`POST ${t}/environments`, { body: { name: "Staging", variables: { base: "https://example.test", key: "s3cret" }, secrets: ["key"] } }, 201);
+    await ok(`GET ${t}/environments`, {});
+    await ok(`GET ${t}/environments/{id}`, { params: { id: env.id } });
+    await ok(`PUT ${t}/environments/{id}`, { params: { id: env.id }, body: { variables: env.variables, secrets: env.secrets, name: "Staging 2" } });
+    await ok(`POST ${t}/environments/{id}/activate`, { params: { id: env.id } });
+    await ok(`GET ${t}/environments/active`, {});
+    await ok(`DELETE ${t}/environments/active`, {});
+    await ok(`DELETE ${t}/environments/{id}`, { params: { id: env.id } });
+
+    const adminActor = actorFor(await db().user.findUniqueOrThrow({ where: { id: admin.id } }));
+    const scope = await resolveNamespace(adminActor, NS);
+    const timings = { dnsMs: 0, connectMs: 1, tlsMs: 0, firstByteMs: 2, downloadMs: 1, totalMs: 4 };
+    await recordHistory(adminActor, scope, {
+      collectionId: c.id,
+      sent: { method: "GET", url: "https://example.test/a?key=s3cret", headers: [{ key: "x", value: "y" }], body: "s3cret", bodyEncoding: "utf8" },
+      response: { status: 200, statusText: "OK", headers: [{ key: "a", value: "b" }], body: "{}", bodyEncoding: "utf8", bodyTruncated: false, size: { headers: 10, body: 2 }, cookies: [], timings, url: "https://example.test/a", redirects: [], httpVersion: "1.1" },
+      verdict: { test: { status: "passed", success: true, totalTests: 0, passedTests: 0, failedTests: 0, skippedTests: 0, tests: [], logs: [], durationMs: 1 } },
+      secretValues: ["s3cret"],
+    });
+    await ok(`GET ${t}/requests/history`, {});
+
+    const run = await createTestRun(scope, { name: "Documented run", collectionIds: [c.id], status: "running" });
+    await appendRunResults(run.id, [
+      { iteration: 0, collectionId: c.id, requestId: null, name: "R", path: ["Folder"], method: "GET", url: "https://example.test", status: "error", responseCode: null, responseTimeMs: null, responseSize: null, tests: [], logs: [{ level: "error", message: "x", at: 0 }], error: "refused", scriptError: { message: "m", kind: "syntax" }, startedAt: new Date().toISOString() },
+    ]);
+    await ok("GET /api/v1/test-runs/active", {});
+    await finishTestRun(run.id, "failed", { requests: 1, passedRequests: 0, failedRequests: 1, skippedRequests: 0, tests: 0, passedTests: 0, failedTests: 0, skippedTests: 0 }, "a request failed");
+    await ok(`GET ${t}/test-runs`, { query: `namespace=${NS}&mode=functional` });
+    await ok(`GET ${t}/test-runs/{id}`, { params: { id: run.id } });
+    await ok(`GET ${t}/test-reports/{id}`, { params: { id: run.id } });
+    await ok(`DELETE ${t}/test-runs/{id}`, { params: { id: run.id } });
+  });
+
   it("SMTP mailbox", async () => {
     const nsRow = await db().namespace.findUniqueOrThrow({ where: { name: NS } });
     const mail = (subject: string) =>
@@ -494,6 +557,30 @@ describe("the errors each operation documents", () => {
     } finally {
       await amqp.close();
     }
+  });
+
+  it("409 of the API tester: writes to a collection in the trash, permanent delete of an active one, deleting a running run", async () => {
+    const t = "/api/v1/api-tester";
+    const made = (key: string, r: Req, status = 201) => expectAnswer(key, { cookie: admin.cookie, query: `namespace=${NS}`, ...r }, status);
+    const c = await made(`POST ${t}/collections`, { body: { name: "Soon in the trash" } });
+    const folder = await made(`POST ${t}/collections/{id}/folders`, { params: { id: c.id }, body: { name: "F" } });
+    const request = await made(`POST ${t}/collections/{id}/requests`, { params: { id: c.id }, body: { name: "R", url: "https://example.test" } });
+    await c409(`DELETE ${t}/collections/{id}`, { params: { id: c.id }, query: `namespace=${NS}&permanent=true` });
+    await made(`DELETE ${t}/collections/{id}`, { params: { id: c.id } }, 200);
+    await c409(`PUT ${t}/collections/{id}`, { params: { id: c.id }, body: { name: "x" } });
+    await c409(`POST ${t}/collections/{id}/folders`, { params: { id: c.id }, body: { name: "x" } });
+    await c409(`PUT ${t}/folders/{id}`, { params: { id: folder.id }, body: { name: "x" } });
+    await c409(`DELETE ${t}/folders/{id}`, { params: { id: folder.id } });
+    await c409(`POST ${t}/collections/{id}/requests`, { params: { id: c.id }, body: { name: "x" } });
+    await c409(`POST ${t}/collections/{id}/requests/reorder`, { params: { id: c.id }, body: { ids: [request.id] } });
+    await c409(`PUT ${t}/requests/{id}`, { params: { id: request.id }, body: { name: "x" } });
+    await c409(`DELETE ${t}/requests/{id}`, { params: { id: request.id } });
+    await c409(`DELETE ${t}/requests/batch`, { body: { ids: [request.id] } });
+    await c409(`PATCH ${t}/requests/batch/move`, { body: { ids: [request.id], collectionId: c.id } });
+    const scope = await resolveNamespace(actorFor(await db().user.findUniqueOrThrow({ where: { id: admin.id } })), NS);
+    const run = await createTestRun(scope, { name: "Busy", status: "running" });
+    await c409(`DELETE ${t}/test-runs/{id}`, { params: { id: run.id } });
+    await finishTestRun(run.id, "passed", { requests: 0, passedRequests: 0, failedRequests: 0, skippedRequests: 0, tests: 0, passedTests: 0, failedTests: 0, skippedTests: 0 });
   });
 
   it("503 on forgot-password, e-mail ping and test while e-mail is not configured", async () => {

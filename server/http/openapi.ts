@@ -9,10 +9,33 @@ import type { Endpoint } from "@/server/contracts/endpoint";
 
 type Json = Record<string, unknown>;
 
+/** Named schemas of the document being built (recursive ones: zod gives them a `.meta({id})`). */
+let components: Record<string, Json> = {};
+
+/**
+ * A zod schema as OpenAPI 3.0. A recursive schema comes out of zod with its
+ * own `definitions` and `#/definitions/…` refs, which would not resolve in
+ * the document: they move to components/schemas (input shapes get an
+ * `Input` suffix, since defaults make them differ from the output).
+ */
 function schemaOf(s: z.ZodType, io: "input" | "output"): Json {
   const json = z.toJSONSchema(s, { target: "openapi-3.0", io, unrepresentable: "any" }) as Json;
   delete json.$schema;
-  return openApi30(json) as Json;
+  const defs = (json.definitions ?? {}) as Record<string, Json>;
+  delete json.definitions;
+  const names = new Map(Object.keys(defs).map((name) => [name, `${name}${io === "input" ? "Input" : ""}`]));
+  const relink = (node: Json): Json =>
+    JSON.parse(JSON.stringify(node).replace(/"#\/definitions\/([^"]+)"/g, (_, name: string) => {
+      if (name.startsWith("__")) throw new Error(`A recursive schema needs .meta({ id }) to be named in the OpenAPI document (${name})`);
+      return JSON.stringify(`#/components/schemas/${names.get(name) ?? name}`);
+    }));
+  for (const [name, def] of Object.entries(defs)) {
+    const component = openApi30(relink(def)) as Json;
+    const key = names.get(name)!;
+    if (components[key] && JSON.stringify(components[key]) !== JSON.stringify(component)) throw new Error(`Two different schemas are named ${key} in the OpenAPI document`);
+    components[key] = component;
+  }
+  return openApi30(relink(json)) as Json;
 }
 
 /**
@@ -90,6 +113,7 @@ function responsesOf(e: Endpoint): Record<string, Json> {
 }
 
 export function buildOpenApi(releaseId: string): Json {
+  components = {};
   const paths: Record<string, Record<string, Json>> = {};
   for (const e of allEndpoints) {
     const op: Json = {
@@ -121,7 +145,7 @@ export function buildOpenApi(releaseId: string): Json {
         session: { type: "apiKey", in: "cookie", name: "polymock_session" },
       },
       // Open on purpose: some codes add documented top-level fields (duplicate_entity's matchLevel, …).
-      schemas: { Error: { ...schemaOf(ErrorEnvelopeSchema, "output"), additionalProperties: true } },
+      schemas: { Error: { ...schemaOf(ErrorEnvelopeSchema, "output"), additionalProperties: true }, ...components },
     },
   };
 }

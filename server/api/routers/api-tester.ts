@@ -1,0 +1,108 @@
+// The API tester's data for the UI: collections with their folders and saved
+// requests, environments, history and test runs; the same services as the
+// REST routes under /api/v1/api-tester.
+import { z } from "zod";
+import { IdParams } from "@/server/contracts/common";
+import { RequestIdsInput, TestRunListQuery } from "@/server/contracts/api-tester";
+import {
+  CollectionIdsInput,
+  CollectionListQuery,
+  CreateCollectionInput,
+  CreateFolderInput,
+  CreateRequestInput,
+  MoveRequestsInput,
+  ReorderRequestsInput,
+  UpdateCollectionInput,
+  UpdateFolderInput,
+  UpdateRequestInput,
+} from "@/server/contracts/tester-collections";
+import { CreateEnvironmentInput, UpdateEnvironmentInput } from "@/server/contracts/tester-environments";
+import { HistoryQuery } from "@/server/contracts/tester-history";
+import { exportCollection } from "@/server/services/tester/collection-tree";
+import {
+  createCollection,
+  deleteCollection,
+  deleteCollections,
+  duplicateCollection,
+  getCollection,
+  listCollections,
+  restoreCollection,
+  updateCollection,
+} from "@/server/services/tester/collections";
+import {
+  activateEnvironment,
+  createEnvironment,
+  deactivateEnvironment,
+  deleteEnvironment,
+  getActiveEnvironment,
+  getEnvironment,
+  listEnvironments,
+  updateEnvironment,
+} from "@/server/services/tester/environments";
+import { createFolder, deleteFolder, updateFolder } from "@/server/services/tester/folders";
+import { listHistory } from "@/server/services/tester/history";
+import { createRequest, deleteRequest, deleteRequests, getRequest, listRequests, moveRequests, reorderRequests, updateRequest } from "@/server/services/tester/requests";
+import { deleteTestRun, getTestRun, listActiveRuns, listTestRuns } from "@/server/services/tester/test-runs";
+import { nsDelete, nsRead, nsWrite } from "../namespaced";
+import { createTRPCRouter } from "../trpc";
+
+// Inputs are plain (not strict) objects: tRPC merges them with the namespace selector.
+/** The UI sends a boolean where REST has a query-string flag. */
+const CollectionListInput = CollectionListQuery.extend({ trashed: z.boolean().optional() });
+
+const collectionsRouter = createTRPCRouter({
+  list: nsRead.input(CollectionListInput).query(({ ctx, input }) => listCollections(ctx.scope, input)),
+  get: nsRead.input(IdParams).query(({ ctx, input }) => getCollection(ctx.scope, input.id)),
+  create: nsWrite.input(z.object({ collection: CreateCollectionInput })).mutation(({ ctx, input }) => createCollection(ctx.actor, ctx.scope, input.collection)),
+  update: nsWrite.input(IdParams.extend({ patch: UpdateCollectionInput })).mutation(({ ctx, input }) => updateCollection(ctx.scope, input.id, input.patch)),
+  remove: nsDelete.input(IdParams.extend({ permanent: z.boolean().optional() })).mutation(({ ctx, input }) => deleteCollection(ctx.scope, input.id, { permanent: input.permanent })),
+  removeMany: nsDelete.input(z.object({ ids: CollectionIdsInput.shape.ids })).mutation(({ ctx, input }) => deleteCollections(ctx.scope, input.ids)),
+  restore: nsWrite.input(IdParams).mutation(({ ctx, input }) => restoreCollection(ctx.scope, input.id)),
+  duplicate: nsWrite.input(IdParams).mutation(({ ctx, input }) => duplicateCollection(ctx.actor, ctx.scope, input.id)),
+  export: nsRead.input(IdParams).query(({ ctx, input }) => exportCollection(ctx.scope, input.id)),
+});
+
+const foldersRouter = createTRPCRouter({
+  create: nsWrite.input(z.object({ collectionId: z.string().uuid(), folder: CreateFolderInput })).mutation(({ ctx, input }) => createFolder(ctx.scope, input.collectionId, input.folder)),
+  update: nsWrite.input(IdParams.extend({ patch: UpdateFolderInput })).mutation(({ ctx, input }) => updateFolder(ctx.scope, input.id, input.patch)),
+  remove: nsDelete.input(IdParams).mutation(({ ctx, input }) => deleteFolder(ctx.scope, input.id)),
+});
+
+const requestsRouter = createTRPCRouter({
+  list: nsRead.input(z.object({ collectionId: z.string().uuid() })).query(({ ctx, input }) => listRequests(ctx.scope, input.collectionId)),
+  get: nsRead.input(IdParams).query(({ ctx, input }) => getRequest(ctx.scope, input.id)),
+  create: nsWrite.input(z.object({ collectionId: z.string().uuid(), request: CreateRequestInput })).mutation(({ ctx, input }) => createRequest(ctx.scope, input.collectionId, input.request)),
+  update: nsWrite.input(IdParams.extend({ patch: UpdateRequestInput })).mutation(({ ctx, input }) => updateRequest(ctx.scope, input.id, input.patch)),
+  remove: nsDelete.input(IdParams).mutation(({ ctx, input }) => deleteRequest(ctx.scope, input.id)),
+  removeMany: nsDelete.input(z.object({ ids: RequestIdsInput.shape.ids })).mutation(({ ctx, input }) => deleteRequests(ctx.scope, input.ids)),
+  reorder: nsWrite.input(z.object({ collectionId: z.string().uuid(), ids: ReorderRequestsInput.shape.ids })).mutation(({ ctx, input }) => reorderRequests(ctx.scope, input.collectionId, input.ids)),
+  move: nsWrite.input(z.object(MoveRequestsInput.omit({ namespace: true }).shape)).mutation(({ ctx, input }) => moveRequests(ctx.scope, input)),
+  history: nsRead.input(HistoryQuery).query(({ ctx, input }) => listHistory(ctx.actor, ctx.scope, input)),
+});
+
+const environmentsRouter = createTRPCRouter({
+  list: nsRead.query(({ ctx }) => listEnvironments(ctx.actor, ctx.scope)),
+  get: nsRead.input(IdParams).query(({ ctx, input }) => getEnvironment(ctx.actor, ctx.scope, input.id)),
+  active: nsRead.query(({ ctx }) => getActiveEnvironment(ctx.actor, ctx.scope)),
+  create: nsWrite.input(z.object({ environment: CreateEnvironmentInput })).mutation(({ ctx, input }) => createEnvironment(ctx.actor, ctx.scope, input.environment)),
+  update: nsWrite.input(IdParams.extend({ patch: UpdateEnvironmentInput })).mutation(({ ctx, input }) => updateEnvironment(ctx.actor, ctx.scope, input.id, input.patch)),
+  remove: nsDelete.input(IdParams).mutation(({ ctx, input }) => deleteEnvironment(ctx.scope, input.id)),
+  // Choosing one's own active environment is not a write to the namespace: readers may.
+  activate: nsRead.input(IdParams).mutation(({ ctx, input }) => activateEnvironment(ctx.actor, ctx.scope, input.id)),
+  deactivate: nsRead.mutation(({ ctx }) => deactivateEnvironment(ctx.actor, ctx.scope)),
+});
+
+const testRunsRouter = createTRPCRouter({
+  list: nsRead.input(TestRunListQuery).query(({ ctx, input }) => listTestRuns(ctx.scope, input)),
+  get: nsRead.input(IdParams).query(({ ctx, input }) => getTestRun(ctx.scope, input.id)),
+  active: nsRead.query(({ ctx }) => listActiveRuns(ctx.scope)),
+  remove: nsDelete.input(IdParams).mutation(({ ctx, input }) => deleteTestRun(ctx.scope, input.id)),
+});
+
+export const apiTesterRouter = createTRPCRouter({
+  collections: collectionsRouter,
+  folders: foldersRouter,
+  requests: requestsRouter,
+  environments: environmentsRouter,
+  testRuns: testRunsRouter,
+});
