@@ -60,7 +60,7 @@ function nextRequestOf(final: FinalState | undefined): string | null | undefined
 }
 
 export function syntaxOutcome(input: ScriptInput, error: ScriptError, durationMs: number): ScriptOutcome {
-  return buildOutcome(input, { tests: [], logs: [], error, disposed: false }, durationMs);
+  return buildOutcome(input, { tests: [], logs: [], error, disposed: false, interrupted: false }, durationMs);
 }
 
 export function buildOutcome(input: ScriptInput, result: RunResult, durationMs: number): ScriptOutcome {

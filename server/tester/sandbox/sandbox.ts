@@ -169,7 +169,8 @@ export class ScriptSandbox {
     if (!(fn instanceof ivm.Reference)) return syntaxOutcome(input, fn, performance.now() - startedAt);
     const runId = ++this.#runSeq;
     const result = await new ScriptRun(booted, input, limits, runId, startedAt).execute(fn, isolateInput(input, limits, runId));
-    if (result.disposed || booted.isolate.isDisposed) this.#release();
+    // A script cut off mid-way may have left the context (or its own tampering) half done: start the next one clean.
+    if (result.disposed || result.interrupted || booted.isolate.isDisposed) this.#release();
     return buildOutcome(input, result, performance.now() - startedAt);
   }
 }

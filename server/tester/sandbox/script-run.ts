@@ -29,6 +29,8 @@ export interface RunResult {
   final?: FinalState;
   /** The isolate is gone (memory limit, or stuck past the watchdog): the sandbox must make a new one. */
   disposed: boolean;
+  /** Execution was cut off mid-way (CPU limit), so the context's state cannot be trusted for the next script. */
+  interrupted: boolean;
 }
 
 /** Time to read back a script's state after it hit a limit; not charged to the script. */
@@ -44,7 +46,7 @@ type Entry = "start" | "fire" | "deliver";
 export function errorFromRaw(raw: RawError): ScriptError {
   const memory = raw.name === "RangeError" && /allocation failed/i.test(raw.message);
   const kind = raw.kind === "output" ? "output" : memory ? "memory" : "runtime";
-  const message = raw.kind === "output" || raw.name === "Error" ? raw.message : `${raw.name}: ${raw.message}`;
+  const message = raw.kind === "output" ? raw.message : `${raw.name}: ${raw.message}`;
   const out: ScriptError = { message: message.slice(0, MAX_TEST_ERROR), kind };
   if (Number.isInteger(raw.line)) out.line = raw.line;
   if (Number.isInteger(raw.column)) out.column = raw.column;
@@ -73,6 +75,7 @@ export class ScriptRun {
   #final: FinalState | undefined;
   #disposed = false;
   #killedByWatchdog = false;
+  #interrupted = false;
 
   constructor(h: IsolateHandles, input: ScriptInput, limits: SandboxLimits, runId: number, startedAt: number) {
     this.#h = h;
@@ -137,7 +140,10 @@ export class ScriptRun {
       if (this.#killedByWatchdog) return this.#finish(this.#cpuError());
       return this.#finish({ message: `Script exceeded its memory limit (${this.#limits.memoryMb} MB)`, kind: "memory" });
     }
-    if (/timed out/i.test(message)) return this.#stop(this.#cpuError());
+    if (/timed out/i.test(message)) {
+      this.#interrupted = true;
+      return this.#stop(this.#cpuError());
+    }
     return this.#finish({ message: `script sandbox failure: ${message}`, kind: "runtime" });
   }
 
@@ -272,6 +278,6 @@ export class ScriptRun {
     const tests = [...this.#tests.entries()]
       .sort(([a], [b]) => a - b)
       .map(([, t]) => (t.pending ? { name: t.name, status: "failed" as const, error: reason } : t));
-    this.#resolve({ tests, logs: this.#logs, error: this.#error, final: this.#final, disposed: this.#disposed });
+    this.#resolve({ tests, logs: this.#logs, error: this.#error, final: this.#final, disposed: this.#disposed, interrupted: this.#interrupted });
   }
 }

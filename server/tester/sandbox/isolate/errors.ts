@@ -4,7 +4,8 @@
 import type { RawError } from "../protocol";
 
 export const SCRIPT_FILENAME = "script.js";
-const FRAME = /script\.js:(\d+):(\d+)/;
+/** A stack line whose own location is the script (not an `eval at … (script.js…)` origin, which V8 numbers differently). */
+const FRAME = /^\s*at (?:.*\()?script\.js:(\d+):(\d+)\)?$/m;
 
 /** Globals of Postman's sandbox this one does not provide: a ReferenceError to them says so. */
 const MISSING_GLOBALS = new Set(["_", "CryptoJS", "cheerio", "xml2Json", "moment", "Ajv", "$", "jQuery", "sugar", "Buffer", "URL", "URLSearchParams", "TextEncoder", "TextDecoder", "crypto", "fetch", "process"]);
