@@ -92,6 +92,18 @@ function value(v: unknown, depth: number, seen: object[]): string {
   if (obj instanceof Date) return Number.isNaN(obj.getTime()) ? "Invalid Date" : obj.toISOString();
   if (obj instanceof RegExp) return String(obj);
   if (obj instanceof Promise) return "Promise { <pending> }";
+  // The pm objects (Response, Request, Url, lists, scopes) print as their JSON form under their Postman name.
+  const tag = (obj as { [Symbol.toStringTag]?: unknown })[Symbol.toStringTag];
+  const toJSON = (obj as { toJSON?: unknown }).toJSON;
+  if (typeof tag === "string" && typeof toJSON === "function" && !Array.isArray(obj)) {
+    seen.push(obj);
+    try {
+      const plain = toJSON.call(obj);
+      return `${tag} ${value(plain, depth, seen)}`;
+    } finally {
+      seen.pop();
+    }
+  }
   if (depth < 0) return Array.isArray(obj) ? "[Array]" : "[Object]";
   seen.push(obj);
   try {

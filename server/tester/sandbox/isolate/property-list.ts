@@ -43,6 +43,10 @@ export class PropertyList {
     return (item) => this.#same(item.key, key);
   }
 
+  get [Symbol.toStringTag](): string {
+    return "PropertyList";
+  }
+
   all(): Property[] {
     return this.#items.slice();
   }

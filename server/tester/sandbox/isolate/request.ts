@@ -34,6 +34,10 @@ export class RequestBody {
     Object.assign(this, fresh);
   }
 
+  get [Symbol.toStringTag](): string {
+    return "RequestBody";
+  }
+
   isEmpty(): boolean {
     switch (this.mode) {
       case "raw":
@@ -97,6 +101,10 @@ export class ScriptRequestModel {
     this.headers = headerList(input.headers ?? []);
     this.#body = new RequestBody(input.body);
     this.auth = input.auth ? { ...input.auth } : undefined;
+  }
+
+  get [Symbol.toStringTag](): string {
+    return "Request";
   }
 
   get url(): Url {

@@ -44,6 +44,10 @@ export class ScriptResponse {
     RESPONSES.add(this);
   }
 
+  get [Symbol.toStringTag](): string {
+    return "Response";
+  }
+
   text(): string {
     return this.#body;
   }

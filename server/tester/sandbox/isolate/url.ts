@@ -58,6 +58,10 @@ export class Url {
     this.host = authority ? (/^\{\{[^{}]+\}\}$/.test(authority) ? [authority] : authority.split(".")) : undefined;
   }
 
+  get [Symbol.toStringTag](): string {
+    return "Url";
+  }
+
   getHost(): string {
     return this.host ? this.host.join(".") : "";
   }

@@ -80,6 +80,10 @@ export class VariableScope {
     readonly name?: string,
   ) {}
 
+  get [Symbol.toStringTag](): string {
+    return "VariableScope";
+  }
+
   protected get values(): Values {
     return this.stores.values[this.scope];
   }
