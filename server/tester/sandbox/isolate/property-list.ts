@@ -32,7 +32,10 @@ export class PropertyList {
     const o = (item ?? {}) as Partial<Property> & { name?: unknown; enabled?: unknown };
     const key = String(o.key ?? o.name ?? "");
     const value = o.value === null || o.value === undefined ? (o.value === null ? null : "") : String(o.value);
-    const out: Property = { key, value };
+    // Extra fields (a cookie's name, domain, path…) ride along, so items read back as they went in.
+    const out: Property = { ...(o as Record<string, unknown>), key, value };
+    delete out.enabled;
+    delete out.disabled;
     if (o.disabled === true || o.enabled === false) out.disabled = true;
     return out;
   }
