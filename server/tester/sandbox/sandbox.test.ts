@@ -220,6 +220,17 @@ describe("one sandbox, many scripts", () => {
     const out = await run(`const keep = []; while (true) keep.push(new Array(100000).fill(1.5));`, { limits: { memoryMb: 16, cpuMs: 20_000 } });
     expect(out.error).toEqual({ message: "Script exceeded its memory limit (16 MB)", kind: "memory" });
     expect((await run(`pm.test("ok", () => {})`, { limits: { memoryMb: 16 } })).status).toBe("passed");
+    // The next run without a limit of its own is back on the sandbox's 64 MB.
+    const big = await run(`const keep = []; for (let i = 0; i < 30; i++) keep.push(new Array(100000).fill(1.5)); pm.test("24 MB held", () => {})`);
+    expect(big.status).toBe("passed");
+  });
+
+  it("dispose() during a script ends it with an error saying so", async () => {
+    const s = await ScriptSandbox.create();
+    const pending = s.run(scriptInput(`await new Promise((r) => setTimeout(r, 10)); while (true) {}`, { limits: { cpuMs: 5000 } }));
+    await new Promise((r) => setTimeout(r, 100));
+    s.dispose();
+    expect((await pending).error).toEqual({ message: "The sandbox was disposed while the script ran", kind: "runtime" });
   });
 
   it("runScript is a sandbox of its own for one script", async () => {

@@ -68,6 +68,9 @@ function syntaxError(e: unknown): ScriptError {
 }
 
 export class ScriptSandbox {
+  /** The limit this sandbox was made with; a run may ask for another, for itself only. */
+  readonly #defaultMemoryMb: number;
+  /** The limit of the current isolate. */
   #memoryMb: number;
   #booted: Booted | undefined;
   #queue: Promise<unknown> = Promise.resolve();
@@ -75,6 +78,7 @@ export class ScriptSandbox {
   #disposed = false;
 
   private constructor(memoryMb: number) {
+    this.#defaultMemoryMb = memoryMb;
     this.#memoryMb = memoryMb;
   }
 
@@ -106,7 +110,7 @@ export class ScriptSandbox {
       const api = (await context.global.get("__pmSandbox", { reference: true })) as ivm.Reference<Record<string, unknown>>;
       await context.global.delete("__pmSandbox");
       const fn = async (name: string) => (await api.get(name, { reference: true })) as ivm.Reference<(...args: unknown[]) => never>;
-      const booted: Booted = { isolate, context, compiled: new Map(), start: await fn("start"), fire: await fn("fire"), deliver: await fn("deliver"), settle: await fn("settle"), check: await fn("check") };
+      const booted: Booted = { isolate, context, closing: false, compiled: new Map(), start: await fn("start"), fire: await fn("fire"), deliver: await fn("deliver"), settle: await fn("settle"), check: await fn("check") };
       api.release();
       this.#booted = booted;
       return booted;
@@ -119,7 +123,9 @@ export class ScriptSandbox {
   #release(): void {
     const booted = this.#booted;
     this.#booted = undefined;
-    if (booted && !booted.isolate.isDisposed) booted.isolate.dispose();
+    if (!booted) return;
+    booted.closing = true;
+    if (!booted.isolate.isDisposed) booted.isolate.dispose();
   }
 
   /** The user's script as a function of the context (wrapped so `await` and `return` work at its top level). */
@@ -156,7 +162,7 @@ export class ScriptSandbox {
   async #runOne(input: ScriptInput): Promise<ScriptOutcome> {
     if (this.#disposed) throw new Error("this ScriptSandbox has been disposed");
     const startedAt = performance.now();
-    const limits = limitsOf(input, this.#memoryMb);
+    const limits = limitsOf(input, this.#defaultMemoryMb);
     if (limits.memoryMb !== this.#memoryMb) {
       this.#memoryMb = limits.memoryMb;
       this.#release();

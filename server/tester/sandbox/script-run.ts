@@ -16,6 +16,8 @@ import type { SandboxLimits, ScriptInput } from "./types";
 
 export interface IsolateHandles {
   isolate: ivm.Isolate;
+  /** Set when the sandbox disposes the isolate itself (dispose() while a script runs). */
+  closing: boolean;
   start: ivm.Reference<(...args: unknown[]) => void>;
   fire: ivm.Reference<(...args: unknown[]) => void>;
   deliver: ivm.Reference<(...args: unknown[]) => void>;
@@ -35,6 +37,8 @@ export interface RunResult {
 
 /** Time to read back a script's state after it hit a limit; not charged to the script. */
 const COLLECT_MS = 250;
+/** The least time a settle call gets, whatever is left of the CPU budget. */
+const SETTLE_FLOOR_MS = 50;
 /** Beyond its own timeout an isolate call gets this long before the isolate is killed outright. */
 const WATCHDOG_MS = 2000;
 const LEVELS = new Set(["log", "info", "warn", "error", "debug"]);
@@ -100,7 +104,8 @@ export class ScriptRun {
   async #enter(name: Entry, args: unknown[]): Promise<void> {
     const entered = await this.#call(this.#h[name], args, this.#limits.cpuMs - this.#cpuUsed, true);
     if (entered === false || this.#done) return;
-    const out = await this.#call(this.#h.settle, [this.#runId, false], this.#limits.cpuMs - this.#cpuUsed, true);
+    // Reading results takes microseconds; a floor keeps a script that ended just under its budget from timing out here.
+    const out = await this.#call(this.#h.settle, [this.#runId, false], Math.max(SETTLE_FLOOR_MS, this.#limits.cpuMs - this.#cpuUsed), true);
     if (out === false || this.#done) return;
     this.#absorb(out);
   }
@@ -137,6 +142,7 @@ export class ScriptRun {
     const message = (e as Error)?.message ?? String(e);
     if (this.#h.isolate.isDisposed) {
       this.#disposed = true;
+      if (this.#h.closing) return this.#finish({ message: "The sandbox was disposed while the script ran", kind: "runtime" });
       if (this.#killedByWatchdog) return this.#finish(this.#cpuError());
       return this.#finish({ message: `Script exceeded its memory limit (${this.#limits.memoryMb} MB)`, kind: "memory" });
     }
