@@ -80,6 +80,8 @@ export class ScriptRun {
   #disposed = false;
   #killedByWatchdog = false;
   #interrupted = false;
+  /** #stop is reading back the script's state: a failure now ends the run, it does not stop it again. */
+  #stopping = false;
 
   constructor(h: IsolateHandles, input: ScriptInput, limits: SandboxLimits, runId: number, startedAt: number) {
     this.#h = h;
@@ -119,23 +121,25 @@ export class ScriptRun {
     const timeout = Math.max(1, Math.ceil(budgetMs));
     const started = performance.now();
     let watchdog: NodeJS.Timeout | undefined;
+    const killed = new Promise<never>((_, reject) => {
+      watchdog = setTimeout(() => {
+        this.#killedByWatchdog = true;
+        if (!this.#h.isolate.isDisposed) this.#h.isolate.dispose();
+        reject(new Error("isolate call did not return"));
+      }, timeout + WATCHDOG_MS);
+    });
+    let result: { ok: true; value: string | undefined } | { ok: false; error: unknown };
     try {
       const call = ref.apply(undefined, args, { arguments: { copy: true }, result: { copy: true }, timeout }) as Promise<string | undefined>;
-      const killed = new Promise<never>((_, reject) => {
-        watchdog = setTimeout(() => {
-          this.#killedByWatchdog = true;
-          if (!this.#h.isolate.isDisposed) this.#h.isolate.dispose();
-          reject(new Error("isolate call did not return"));
-        }, timeout + WATCHDOG_MS);
-      });
-      return await Promise.race([call, killed]);
-    } catch (e) {
-      await this.#failedCall(e);
-      return false;
-    } finally {
-      clearTimeout(watchdog);
-      if (charge) this.#cpuUsed += performance.now() - started;
+      result = { ok: true, value: await Promise.race([call, killed]) };
+    } catch (error) {
+      result = { ok: false, error };
     }
+    clearTimeout(watchdog);
+    if (charge) this.#cpuUsed += performance.now() - started;
+    if (result.ok) return result.value;
+    await this.#failedCall(result.error);
+    return false;
   }
 
   async #failedCall(e: unknown): Promise<void> {
@@ -148,6 +152,7 @@ export class ScriptRun {
     }
     if (/timed out/i.test(message)) {
       this.#interrupted = true;
+      if (this.#stopping) return;
       return this.#stop(this.#cpuError());
     }
     return this.#finish({ message: `script sandbox failure: ${message}`, kind: "runtime" });
@@ -169,7 +174,8 @@ export class ScriptRun {
 
   /** Stops at a limit: reads back what the script did so far (the isolate is alive), then finishes. */
   async #stop(error: ScriptError): Promise<void> {
-    if (this.#done) return;
+    if (this.#done || this.#stopping) return;
+    this.#stopping = true;
     this.#error ??= error;
     this.#clearTimers();
     if (!this.#h.isolate.isDisposed) {
