@@ -109,6 +109,5 @@ export function toIsolateResponse(res: ExecutedResponse): IsolateResponse {
     responseSize: res.size?.body ?? Buffer.byteLength(body),
     headersSize: res.size?.headers ?? 0,
     cookies: (res.cookies ?? []).map((c) => ({ ...c })),
-    url: res.url,
   };
 }

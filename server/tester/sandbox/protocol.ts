@@ -21,7 +21,6 @@ export interface IsolateResponse {
   responseSize: number;
   headersSize: number;
   cookies: { name: string; value: string; domain?: string; path?: string; expires?: string; httpOnly?: boolean; secure?: boolean }[];
-  url?: string;
 }
 
 export interface IsolateInput {
@@ -49,7 +48,6 @@ export interface IsolateInput {
   };
   cookies: { name: string; value: string; domain?: string; path?: string }[];
   limits: IsolateLimits;
-  hasSendRequest: boolean;
 }
 
 /** A script error as seen inside; `kind` is set only where the isolate knows better than the message. */

@@ -50,7 +50,6 @@ function isolateInput(input: ScriptInput, limits: SandboxLimits, runId: number):
     info: { ...input.info },
     cookies: input.cookies ?? input.response?.cookies.map((c) => ({ name: c.name, value: c.value, domain: c.domain, path: c.path })) ?? [],
     limits: { maxLogEntries: limits.maxLogEntries, maxLogBytes: limits.maxLogBytes, maxTests: limits.maxTests, ...FIXED_LIMITS },
-    hasSendRequest: typeof input.sendRequest === "function",
   };
   return JSON.stringify(payload);
 }

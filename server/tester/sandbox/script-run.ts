@@ -12,7 +12,7 @@ import type ivm from "isolated-vm";
 import type { ScriptError, ScriptLog, ScriptTest } from "@/server/contracts/tester-execution";
 import { normaliseSendRequest, toIsolateResponse } from "./host-request";
 import type { FinalState, Outbox, RawError, TestUpdate } from "./protocol";
-import type { SandboxLimits, ScriptInput } from "./types";
+import { FIXED_LIMITS, type SandboxLimits, type ScriptInput } from "./types";
 
 export interface IsolateHandles {
   isolate: ivm.Isolate;
@@ -235,7 +235,7 @@ export class ScriptRun {
   #setTimer(id: number, ms: number): void {
     if (!Number.isInteger(id) || this.#done) return;
     this.#cancelTimer(id);
-    if (this.#timers.size >= 1000) return;
+    if (this.#timers.size >= FIXED_LIMITS.maxTimers) return;
     const delay = Math.min(Math.max(0, Number.isFinite(ms) ? ms : 0), Math.max(0, this.#deadline - performance.now()));
     this.#timers.set(
       id,
@@ -258,7 +258,7 @@ export class ScriptRun {
   }
 
   #send(id: number, request: unknown): void {
-    if (!Number.isInteger(id) || this.#inflight.has(id) || ++this.#sendCount > 1000) return;
+    if (!Number.isInteger(id) || this.#inflight.has(id) || ++this.#sendCount > FIXED_LIMITS.maxSendRequests) return;
     const deliver = (error: string | null, response: string | null) => {
       this.#inflight.delete(id);
       if (!this.#done) this.#enqueue(() => this.#enter("deliver", [this.#runId, id, error, response]));
