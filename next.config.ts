@@ -16,6 +16,9 @@ const nextConfig: NextConfig = {
     "nodemailer",
     "ioredis",
     "protobufjs",
+    // The script sandbox: a native addon, and esbuild, which builds the isolate's runtime at first use.
+    "isolated-vm",
+    "esbuild",
   ],
   poweredByHeader: false,
   typedRoutes: false,

@@ -8,7 +8,7 @@ import { ScriptTest, ScriptLog, ScriptError } from "./tester-execution";
 export const RUN_MODES = ["functional", "load", "fuzz", "chaos", "contract"] as const;
 export const RunMode = z.enum(RUN_MODES);
 export const RUN_STATUSES = ["queued", "running", "passed", "failed", "cancelled", "error"] as const;
-export const RunStatus = z.enum(RUN_STATUSES).describe("passed: every test passed; failed: a test failed or a request could not be sent; error: the run itself could not go on (e.g. interrupted by a restart)");
+export const RunStatus = z.enum(RUN_STATUSES).describe("passed: every test passed; failed: a test failed or a request could not be sent; error: the run itself could not go on; a run whose process stopped (a restart) ends failed with a reason");
 export type RunStatus = z.infer<typeof RunStatus>;
 
 export const RunRequestResult = z.object({

@@ -18,7 +18,7 @@ import type { NamespaceScope } from "../namespace-access";
 import { loadCollectionForRun, type CollectionForRun } from "./collection-tree";
 import { collectionSecrets, collectionVariables, resolveEnvironment } from "./execution-context";
 import { persistScriptVariables } from "./persist-variables";
-import { appendRunResults, createTestRun, finishTestRun, getTestRun, heartbeatRun, isCancelRequested, markRunStarted, requestCancel, RUN_HEARTBEAT_INTERVAL_MS, updateRunProgress } from "./test-runs";
+import { appendRunResults, createTestRun, finishTestRun, type FinalRunStatus, getTestRun, heartbeatRun, isCancelRequested, markRunStarted, requestCancel, RUN_HEARTBEAT_INTERVAL_MS, updateRunProgress } from "./test-runs";
 
 const CANCEL_POLL_MS = 500;
 const FLUSH_MS = 1000;
@@ -167,7 +167,7 @@ async function performRun(
       await persistScriptVariables(actor, scope, { environment, collection: null, environmentOverridden: environment.overridden }, before, after);
     }
     const counts = countResults(results);
-    const status = runStatusFrom(counts, { cancelled: outcome.cancelled });
+    const status = runStatusFrom(counts, { cancelled: outcome.cancelled }) as FinalRunStatus;
     const reason = outcome.cancelled ? "cancelled" : outcome.bailed ? "stopped at the first failure (bail)" : outcome.stopReason;
     await finishTestRun(runId, status, counts, reason);
   } catch (err) {
