@@ -1,6 +1,7 @@
 // Every HTTP endpoint of the service, for the OpenAPI document and the test
 // that checks each route handler is listed here.
 import { apiTesterEndpoints } from "./api-tester";
+import { testerExecuteEndpoints } from "./tester-execute-endpoints";
 import { auditEndpoints } from "./audit";
 import { brokerAdminEndpoints } from "./broker-admin";
 import { authEndpoints } from "./auth";
@@ -47,4 +48,5 @@ export const allEndpoints: Endpoint[] = [
   ...Object.values(smtpMailboxEndpoints),
   ...Object.values(brokerAdminEndpoints),
   ...apiTesterEndpoints,
+  ...Object.values(testerExecuteEndpoints),
 ];

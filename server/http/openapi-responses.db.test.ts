@@ -4,6 +4,8 @@
 // against /swagger/doc.json with ajv; response objects there are closed, so a
 // leaked field fails too.
 import { createHash, randomUUID } from "node:crypto";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/server/db/client";
 import { resetEnvCache } from "@/server/env";
@@ -430,6 +432,34 @@ describe("every documented operation, success case, validated against the docume
     await ok(`GET ${t}/test-runs/{id}`, { params: { id: run.id } });
     await ok(`GET ${t}/test-reports/{id}`, { params: { id: run.id } });
     await ok(`DELETE ${t}/test-runs/{id}`, { params: { id: run.id } });
+  });
+
+  it("API tester execution: send, scripts, the browser split, collection runs, cancel, reports", async () => {
+    const t = "/api/v1/api-tester";
+    const target = http.createServer((_req, res) => res.writeHead(200, { "content-type": "application/json" }).end('{"ok":true}'));
+    await new Promise<void>((r) => target.listen(0, "127.0.0.1", r));
+    const url = `http://127.0.0.1:${(target.address() as AddressInfo).port}/x`;
+    try {
+      const c = await ok(`POST ${t}/collections`, { body: { name: "Executed" } }, 201);
+      const r = await ok(`POST ${t}/collections/{id}/requests`, { params: { id: c.id }, body: { name: "R", url, scripts: { test: "pm.test('ok', () => pm.response.to.have.status(200)); console.log('hi')" } } }, 201);
+      await ok(`POST ${t}/requests/execute`, { body: { requestId: r.id, environmentId: null } });
+      await ok(`POST ${t}/requests/execute-with-scripts`, { body: { requestId: r.id, environmentId: null } });
+      const pre = await ok(`POST ${t}/requests/execute-client`, { body: { executionMode: "client", requestId: r.id, environmentId: null } });
+      await ok(`POST ${t}/requests/execute-client`, { body: { executionMode: "client", stage: "test", requestId: r.id, scriptState: pre.scriptState, responseData: { status: 200, headers: [], body: "{}" } } });
+      await ok(`POST ${t}/scripts/execute`, { body: { scriptType: "test", script: "pm.test('x', () => {})", response: { status: 200, headers: [], body: "" }, environmentId: null } });
+      const run = await ok(`POST ${t}/collections/{id}/execute`, { params: { id: c.id }, body: { environmentId: null } });
+      await ok(`POST ${t}/collections/execute-multiple`, { body: { collectionIds: [c.id], environmentId: null } });
+      for (const format of ["junit", "html", "json"]) await ok(`GET ${t}/test-runs/{id}/export`, { params: { id: run.id }, query: `namespace=${NS}&format=${format}` });
+      await ok(`POST ${t}/reports/import`, { body: { data: (await send(`GET ${t}/test-runs/{id}/export`, { cookie: admin.cookie, params: { id: run.id }, query: `namespace=${NS}&format=json` })).text } }, 201);
+      // Cancel: a running run gets the flag (the executor is elsewhere here), an ended one is 409.
+      const scope = await resolveNamespace(actorFor(await db().user.findUniqueOrThrow({ where: { id: admin.id } })), NS);
+      const running = await createTestRun(scope, { name: "Cancellable", status: "running" });
+      await ok(`POST ${t}/test-runs/{id}/cancel`, { params: { id: running.id } });
+      await finishTestRun(running.id, "cancelled", { requests: 0, passedRequests: 0, failedRequests: 0, skippedRequests: 0, tests: 0, passedTests: 0, failedTests: 0, skippedTests: 0 });
+      await expectAnswer(`POST ${t}/test-runs/{id}/cancel`, { cookie: admin.cookie, query: `namespace=${NS}`, params: { id: running.id } }, 409);
+    } finally {
+      target.close();
+    }
   });
 
   it("SMTP mailbox", async () => {
