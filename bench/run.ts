@@ -3,7 +3,8 @@
 // the engine issue (W1–W7), with wrk or autocannon, and the protocol-runner's
 // gRPC unary against a plain grpc-js server (G1), and its RabbitMQ
 // request→reply against a plain amqplib echo consumer (Q1), and its Kafka
-// produce→reply against a plain kafkajs echo consumer on kcat's mock cluster (Q2). Prints req/s as the median
+// produce→reply against a plain kafkajs echo consumer on kcat's mock cluster (Q2),
+// and the API tester's collection runner against the W1 stub (T1). Prints req/s as the median
 // (min–max) of interleaved rounds, p50/p99 latency, the ratio to raw, peak RSS
 // of the server, and the time to batch-create 10,000 mocks. Not a test: no assertions.
 import { spawn, spawnSync } from "node:child_process";
@@ -22,6 +23,7 @@ import { h2load, hasH2load, type GrpcLoadResult } from "./grpc/h2load";
 import { benchQ1 } from "./rabbitmq";
 import { installPeers, startMockoon, startWireMock, type Peer } from "./peers";
 import { benchQ2, benchQ2Alone } from "./kafka";
+import { benchT1 } from "./tester/t1";
 import { CONNECTIONS, cpuSeconds, DURATION, freePort, median, ROUNDS_USED, rpsText, startRunner, summarise, troubleText, waitForLine, type Api, type Measured, type Summary } from "./common";
 
 const root = process.cwd();
@@ -397,6 +399,12 @@ async function main() {
     const q2 = await benchQ2({ databaseUrl, seconds: DURATION, rounds: ROUNDS_USED, env });
     rows.push(q2);
     console.log(q2);
+  }
+  if (!only || only.includes("T1")) {
+    // The API tester's runner in this process, against the W1 stub.
+    const t1 = await benchT1(base + workloads[0].path, ROUNDS_USED);
+    rows.push(t1);
+    console.log(t1);
   }
   console.log("\nworkload               ours                                  | raw node (G1: plain grpc-js; Q1: plain amqplib; Q2: plain kafkajs) | ours/raw");
   for (const r of rows) console.log(r);

@@ -43,6 +43,9 @@ import { createFolder, deleteFolder, updateFolder } from "@/server/services/test
 import { listHistory } from "@/server/services/tester/history";
 import { createRequest, deleteRequest, deleteRequests, getRequest, listRequests, moveRequests, reorderRequests, updateRequest } from "@/server/services/tester/requests";
 import { deleteTestRun, getTestRun, listActiveRuns, listTestRuns } from "@/server/services/tester/test-runs";
+import { ExecuteRequestInput, ExecuteWithScriptsInput } from "@/server/contracts/tester-execute-endpoints";
+import { executeRequest, executeWithScripts } from "@/server/services/tester/execute";
+import { cancelTestRun } from "@/server/services/tester/run-collections";
 import { nsDelete, nsRead, nsWrite } from "../namespaced";
 import { createTRPCRouter } from "../trpc";
 
@@ -97,6 +100,14 @@ const testRunsRouter = createTRPCRouter({
   get: nsRead.input(IdParams).query(({ ctx, input }) => getTestRun(ctx.scope, input.id)),
   active: nsRead.query(({ ctx }) => listActiveRuns(ctx.scope)),
   remove: nsDelete.input(IdParams).mutation(({ ctx, input }) => deleteTestRun(ctx.scope, input.id)),
+  cancel: nsWrite.input(IdParams).mutation(({ ctx, input }) => cancelTestRun(ctx.scope, input.id)),
+});
+
+// Sending from the workspace. Collection runs stream progress, so the UI calls
+// their REST endpoint with useSSE instead (same service).
+const executionRouter = createTRPCRouter({
+  send: nsWrite.input(z.object({ send: ExecuteWithScriptsInput })).mutation(({ ctx, input, signal }) => executeWithScripts(ctx.actor, ctx.scope, input.send, signal)),
+  sendWithoutScripts: nsWrite.input(z.object({ send: ExecuteRequestInput })).mutation(({ ctx, input, signal }) => executeRequest(ctx.actor, ctx.scope, input.send, signal)),
 });
 
 export const apiTesterRouter = createTRPCRouter({
@@ -105,4 +116,5 @@ export const apiTesterRouter = createTRPCRouter({
   requests: requestsRouter,
   environments: environmentsRouter,
   testRuns: testRunsRouter,
+  execution: executionRouter,
 });
