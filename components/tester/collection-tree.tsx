@@ -224,7 +224,8 @@ export function CollectionTree(props: CollectionTreeProps) {
                   if (name && name !== row.node.name) props.onRename?.(refOf(row.node), name);
                   focusRow(key);
                 }}
-                drag={drag.propsFor(row.node)}
+                // A draggable row would keep the mouse from selecting text in the rename field.
+                drag={renaming === key ? {} : drag.propsFor(row.node)}
                 rowRef={(el) => {
                   if (el) rowEls.current.set(key, el);
                   else rowEls.current.delete(key);

@@ -78,7 +78,12 @@ export function FormDataEditor({ parts, onChange }: { parts: readonly FormDataPa
                   <td className="px-1 py-1">
                     {p.type === "file" ? (
                       <div className="flex min-w-0 items-center gap-2">
-                        <input id={inputId} type="file" className="sr-only" tabIndex={-1} aria-hidden onChange={(e) => void pick(i, e.target.files?.[0])} />
+                        <input id={inputId} type="file" className="sr-only" tabIndex={-1} aria-hidden onChange={(e) => {
+                            const file = e.target.files?.[0];
+                            // Cleared so that picking the same file again still fires a change.
+                            e.target.value = "";
+                            void pick(i, file);
+                          }} />
                         <Button type="button" variant="outline" size="sm" aria-label={`Choose a file for part ${i + 1}`} onClick={() => document.getElementById(inputId)?.click()}>
                           <FileUp aria-hidden /> {p.fileName ? "Replace" : "Choose file"}
                         </Button>
