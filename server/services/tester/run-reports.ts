@@ -1,7 +1,6 @@
 // A test run as a downloadable report (JUnit XML for CI servers, one HTML
 // page, our JSON), and a report from elsewhere brought in as a run.
 import type { NamespaceScope } from "../namespace-access";
-import type { DocumentBody } from "@/server/http/read-document-body";
 import { errors } from "@/server/errors";
 import { toHtmlReport } from "@/server/tester/reports/html";
 import { parseReport, ReportFormatError } from "@/server/tester/reports/import-report";
@@ -31,7 +30,7 @@ export async function exportTestRun(scope: NamespaceScope, id: string, format: k
   });
 }
 
-export async function importTestReport(scope: NamespaceScope, actor: { user: { username: string } }, body: DocumentBody, query: { format?: "junit" | "json"; name?: string }) {
+export async function importTestReport(scope: NamespaceScope, actor: { user: { username: string } }, body: { text: string; fields: Record<string, unknown> }, query: { format?: "junit" | "json"; name?: string }) {
   const format = query.format ?? (body.fields.format === "junit" || body.fields.format === "json" ? body.fields.format : undefined);
   let imported;
   try {
