@@ -4,7 +4,7 @@
 // script sandbox adds per request at p50: the same run without the script,
 // interleaved, gives the baseline. Per-request time is the gap between
 // consecutive results, so it includes the send, the script and the runner.
-import type { RequestDefinition } from "../../server/contracts/tester-request";
+import { blankRequest } from "../../server/contracts/tester-request";
 import { runCollections, type RunCollection } from "../../server/tester/collection-runner";
 import { emptyScopes } from "../../server/tester/scopes";
 import { median } from "../common";
@@ -13,17 +13,7 @@ const REQUESTS = Number(process.env.BENCH_T1_REQUESTS ?? 1000);
 const SCRIPT = `pm.test("status is 200", () => pm.response.to.have.status(200));\npm.test("body", () => pm.expect(pm.response.json()).to.have.property("hello"));`;
 
 function collection(url: string, withScript: boolean): RunCollection {
-  const definition: RequestDefinition = {
-    kind: "http",
-    method: "GET",
-    url,
-    headers: [],
-    params: [],
-    body: { mode: "none" },
-    auth: { type: "none" },
-    settings: { timeoutMs: 30_000, followRedirects: true, maxRedirects: 10, verifyTls: true },
-    scripts: withScript ? { test: SCRIPT } : {},
-  };
+  const definition = blankRequest({ url, auth: { type: "none" }, scripts: withScript ? { test: SCRIPT } : {} });
   return { id: "t1", name: "T1", variables: {}, folders: [], requests: [{ id: "r1", name: "hello", folderId: null, definition }] };
 }
 

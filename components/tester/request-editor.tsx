@@ -9,7 +9,7 @@ import { cn } from "@/components/lib/cn";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
-import type { RequestDefinition } from "@/server/contracts/tester-request";
+import { DEFAULT_REQUEST_SETTINGS, type RequestDefinition } from "@/server/contracts/tester-request";
 import { AuthEditor } from "./auth-editor";
 import { BodyEditor } from "./body-editor";
 import { KeyValueEditor, type KeyValueRow } from "./key-value-editor";
@@ -40,7 +40,6 @@ export interface RequestEditorProps {
 
 const countOf = (rows: readonly KeyValueRow[]) => rows.filter((r) => r.enabled && r.key.trim() !== "").length;
 
-const DEFAULT_SETTINGS = { timeoutMs: 30_000, followRedirects: true, maxRedirects: 10, verifyTls: true };
 
 function Dot({ label }: { label: string }) {
   return (
@@ -64,7 +63,7 @@ export function RequestEditor({ value, onChange, variables, onSend, sending, onC
   const current = tab ?? ownTab;
   const set = (patch: Partial<RequestDefinition>) => onChange({ ...value, ...patch });
   const s = value.settings;
-  const customSettings = (Object.keys(DEFAULT_SETTINGS) as (keyof typeof DEFAULT_SETTINGS)[]).some((k) => s[k] !== DEFAULT_SETTINGS[k]);
+  const customSettings = (Object.keys(DEFAULT_REQUEST_SETTINGS) as (keyof typeof DEFAULT_REQUEST_SETTINGS)[]).some((k) => s[k] !== DEFAULT_REQUEST_SETTINGS[k]);
   const hasPre = !!value.scripts.preRequest?.trim();
   const hasTest = !!value.scripts.test?.trim();
 

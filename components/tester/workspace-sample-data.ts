@@ -1,7 +1,7 @@
 // Sample collections, environments, a response with its scripts' verdicts and
 // a finished run, for workspace-preview.tsx until the page feeds real data.
 import type { ExecutedResponse, ScriptVerdict, SentRequest } from "@/server/contracts/tester-execution";
-import { type RequestDefinition, SECRET_MASK, type Variable } from "@/server/contracts/tester-request";
+import { blankRequest, type RequestDefinition, SECRET_MASK, type Variable } from "@/server/contracts/tester-request";
 import type { TestRunDetail } from "@/server/contracts/tester-run";
 import type { TreeCollection } from "./collection-tree-model";
 
@@ -46,17 +46,7 @@ export const SAMPLE_ENVIRONMENTS: { id: string; name: string; variables: Variabl
   { id: "env-staging", name: "Staging", variables: [{ key: "baseUrl", value: "https://staging.shop.example", secret: false, enabled: true }] },
 ];
 
-const base: RequestDefinition = {
-  kind: "http",
-  method: "GET",
-  url: "",
-  headers: [],
-  params: [],
-  body: { mode: "none" },
-  auth: { type: "inherit" },
-  settings: { timeoutMs: 30_000, followRedirects: true, maxRedirects: 10, verifyTls: true },
-  scripts: {},
-};
+const base: RequestDefinition = blankRequest({ url: "", auth: { type: "inherit" } });
 
 /** The definition of a sample request (what the page would load by id). */
 export function sampleDefinition(id: string): RequestDefinition {

@@ -122,3 +122,9 @@ export type Variable = z.infer<typeof Variable>;
 
 /** What a secret value is replaced with wherever it is shown. */
 export const SECRET_MASK = "••••••";
+
+/** A request with every default filled in (what a new request in the workspace starts from). */
+export function blankRequest(overrides: RequestDefinitionInput = { url: "" }): RequestDefinition {
+  return RequestDefinition.parse(overrides);
+}
+export const DEFAULT_REQUEST_SETTINGS: RequestSettings = RequestSettings.parse({});

@@ -12,7 +12,7 @@
 import type { Actor } from "@/server/auth/actor";
 import type { ExecuteClientInput, ScriptExecuteInput, ScriptState } from "@/server/contracts/tester-execute-endpoints";
 import type { ExecutedResponse } from "@/server/contracts/tester-execution";
-import { SECRET_MASK } from "@/server/contracts/tester-request";
+import { blankRequest, SECRET_MASK } from "@/server/contracts/tester-request";
 import { newItemResult, prepareItem, runScriptStage, testItem } from "@/server/tester/execute-item";
 import { openRunDeps } from "@/server/tester/run-deps";
 import { emptyScopes, type ScopeValues } from "@/server/tester/scopes";
@@ -99,7 +99,7 @@ export async function executeScript(actor: Actor, scope: NamespaceScope, input: 
   if (!ctx) {
     scopes.environment = { ...(await resolveEnvironment(actor, scope, input)).values };
   }
-  const request = ctx?.request ?? { id: null, name: "Script", definition: { kind: "http" as const, method: "GET", url: "", headers: [], params: [], body: { mode: "none" as const }, auth: { type: "none" as const }, settings: { timeoutMs: 30_000, followRedirects: true, maxRedirects: 10, verifyTls: true }, scripts: {} } };
+  const request = ctx?.request ?? { id: null, name: "Script", definition: blankRequest({ url: "", auth: { type: "none" } }) };
   const { deps, close } = openRunDeps({});
   const result = newItemResult();
   const started = performance.now();

@@ -3,7 +3,7 @@
 // saved), whether it differs from what is stored, and the last send's answer.
 // A tab is a saved request (its id) or a new one ("new:…", no collection yet).
 import { useCallback, useState } from "react";
-import type { RequestDefinition } from "@/server/contracts/tester-request";
+import { blankRequest, type RequestDefinition } from "@/server/contracts/tester-request";
 import type { ExecuteWithScriptsResultView } from "./workspace-types";
 
 export interface OpenRequest {
@@ -22,17 +22,7 @@ export interface OpenRequest {
 
 export const isNew = (id: string) => id.startsWith("new:");
 
-export const BLANK_REQUEST: RequestDefinition = {
-  kind: "http",
-  method: "GET",
-  url: "",
-  headers: [],
-  params: [],
-  body: { mode: "none" },
-  auth: { type: "inherit" },
-  settings: { timeoutMs: 30_000, followRedirects: true, maxRedirects: 10, verifyTls: true },
-  scripts: {},
-};
+export const BLANK_REQUEST: RequestDefinition = blankRequest({ url: "", auth: { type: "inherit" } });
 
 export function useOpenRequests() {
   const [tabs, setTabs] = useState<OpenRequest[]>([]);
