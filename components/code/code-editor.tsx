@@ -8,7 +8,7 @@ import { cn } from "@/components/lib/cn";
 import { Skeleton } from "@/components/ui/skeleton";
 import { useMonaco } from "./use-monaco";
 
-export type CodeLanguage = "json" | "xml" | "plaintext";
+export type CodeLanguage = "json" | "xml" | "plaintext" | "javascript" | "html" | "graphql";
 
 export interface CodeEditorProps {
   value: string;
@@ -21,6 +21,10 @@ export interface CodeEditorProps {
   height?: number | string;
   readOnly?: boolean;
   onValidate?: (markers: MonacoApi.editor.IMarker[]) => void;
+  /** The editor once created (to add actions, insert text at the cursor…). */
+  onMount?: (editor: MonacoApi.editor.IStandaloneCodeEditor, monaco: typeof MonacoApi) => void;
+  /** Options over the console's defaults (line numbers, folding…). */
+  options?: MonacoApi.editor.IStandaloneEditorConstructionOptions;
   className?: string;
 }
 
@@ -43,7 +47,7 @@ const OPTIONS: MonacoApi.editor.IStandaloneEditorConstructionOptions = {
 };
 
 /** Monaco for JSON, XML and text, served from our bundle, themed with the app. */
-export function CodeEditor({ value, onChange, language, label, path, height = 240, readOnly, onValidate, className }: CodeEditorProps) {
+export function CodeEditor({ value, onChange, language, label, path, height = 240, readOnly, onValidate, onMount, options, className }: CodeEditorProps) {
   const monaco = useMonaco();
   const theme = useMonacoTheme();
   return (
@@ -58,8 +62,11 @@ export function CodeEditor({ value, onChange, language, label, path, height = 24
           onChange={(v) => onChange?.(v ?? "")}
           onValidate={onValidate}
           // Measured once more after the first paint: mounted while the page is still laying out, the editor can keep a one-line box.
-          onMount={(editor) => requestAnimationFrame(() => editor.layout())}
-          options={{ ...OPTIONS, readOnly, ariaLabel: label }}
+          onMount={(editor, m) => {
+            requestAnimationFrame(() => editor.layout());
+            onMount?.(editor, m);
+          }}
+          options={{ ...OPTIONS, ...options, readOnly, ariaLabel: label }}
           loading={<Skeleton className="h-full w-full rounded-none" />}
         />
       ) : (

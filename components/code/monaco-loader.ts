@@ -56,6 +56,9 @@ export function loadMonaco(): Promise<Monaco> {
     (self as unknown as { MonacoEnvironment: MonacoApi.Environment }).MonacoEnvironment = {
       getWorker(_workerId: string, label: string) {
         if (label === "json") return new Worker(new URL("./json.worker.ts", import.meta.url), { type: "module" });
+        // Each language service must run in its own worker: the base worker cannot host them.
+        if (label === "typescript" || label === "javascript") return new Worker(new URL("./ts.worker.ts", import.meta.url), { type: "module" });
+        if (label === "html" || label === "handlebars" || label === "razor") return new Worker(new URL("./html.worker.ts", import.meta.url), { type: "module" });
         return new Worker(new URL("./editor.worker.ts", import.meta.url), { type: "module" });
       },
     };

@@ -64,3 +64,7 @@ export function SelectItem({ className, children, ...props }: React.ComponentPro
     </SelectPrimitive.Item>
   );
 }
+
+export function SelectSeparator({ className, ...props }: React.ComponentProps<typeof SelectPrimitive.Separator>) {
+  return <SelectPrimitive.Separator className={cn("-mx-1 my-1 h-px bg-border", className)} {...props} />;
+}
