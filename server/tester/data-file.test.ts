@@ -111,6 +111,17 @@ describe("caps", () => {
     expect(catchError(() => parseDataFile("a\n" + "é".repeat(MAX_DATA_FILE_BYTES / 2))).message).toMatch(/larger than 10 MiB/);
   });
 
+  it.each([
+    ["a 4-byte character (a surrogate pair)", "😀", 4],
+    ["a 3-byte character", "€", 3],
+    ["a lone surrogate (written as U+FFFD)", "\ud800", 3],
+  ])("counts %s as Buffer does, without Buffer (the browser previews with this parser)", (_name, char, bytes) => {
+    const fits = Math.floor((MAX_DATA_FILE_BYTES - 2) / bytes);
+    expect(Buffer.byteLength("a\n" + char.repeat(fits))).toBeLessThanOrEqual(MAX_DATA_FILE_BYTES);
+    expect(parseDataFile("a\n" + char.repeat(fits))).toHaveLength(1);
+    expect(catchError(() => parseDataFile("a\n" + char.repeat(fits + 1))).message).toMatch(/larger than 10 MiB/);
+  });
+
   it(`takes exactly ${MAX_DATA_ROWS} CSV rows and refuses one more, naming it`, () => {
     const rows = (n: number) => "n\n" + "1\n".repeat(n);
     expect(parseDataFile(rows(MAX_DATA_ROWS))).toHaveLength(MAX_DATA_ROWS);

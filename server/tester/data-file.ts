@@ -36,9 +36,24 @@ export interface DataFileOptions {
 
 const BOM = "\uFEFF";
 
+/** Buffer.byteLength(text) without Buffer: the runner page previews data files in the browser with this parser. */
+function utf8Length(text: string): number {
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) bytes += 1;
+    else if (c < 0x800) bytes += 2;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      bytes += 4;
+      i++;
+    } else bytes += 3; // a lone surrogate is written as U+FFFD, three bytes, as Buffer does
+  }
+  return bytes;
+}
+
 export function parseDataFile(input: string | readonly unknown[], opts: DataFileOptions = {}): DataRow[] {
   if (typeof input !== "string") return rowsFromArray(input);
-  if (input.length > MAX_DATA_FILE_BYTES || Buffer.byteLength(input) > MAX_DATA_FILE_BYTES) {
+  if (input.length > MAX_DATA_FILE_BYTES || utf8Length(input) > MAX_DATA_FILE_BYTES) {
     throw new DataFileError(`the data file is larger than ${MAX_DATA_FILE_BYTES / 1024 / 1024} MiB`);
   }
   const text = input.startsWith(BOM) ? input.slice(1) : input;

@@ -1,4 +1,5 @@
-import { Activity, Boxes, Braces, Database, FileCode2, FileInput, FileQuestion, Inbox, KeyRound, LayoutDashboard, type LucideIcon, Mail, Network, RadioTower, ScrollText, Server, Settings2, ShieldCheck, UserRound, Users } from "lucide-react";
+// The console's sidebar: its groups and entries, and which entry a path belongs to.
+import { Activity, Boxes, Braces, CirclePlay, Database, FileCode2, FileInput, FileQuestion, History, Inbox, KeyRound, Layers, LayoutDashboard, type LucideIcon, Mail, Network, RadioTower, ScrollText, Send, Server, Settings2, ShieldCheck, UserRound, Users } from "lucide-react";
 
 export interface NavItem {
   href: string;
@@ -31,6 +32,15 @@ export const NAV: NavGroup[] = [
     ],
   },
   {
+    label: "API tester",
+    items: [
+      { href: "/tester", label: "Workspace", icon: Send },
+      { href: "/tester/runner", label: "Runner", icon: CirclePlay },
+      { href: "/tester/runs", label: "Runs", icon: History },
+      { href: "/tester/environments", label: "Environments", icon: Layers },
+    ],
+  },
+  {
     label: "Account",
     items: [
       { href: "/settings/profile", label: "Profile", icon: UserRound },
@@ -49,3 +59,12 @@ export const NAV: NavGroup[] = [
     ],
   },
 ];
+
+/** The entry a path belongs to: the longest href that is the path or a parent of it (/tester/runs/1 is Runs, not Workspace). */
+export function activeHref(pathname: string, groups: readonly NavGroup[] = NAV): string | null {
+  let best: string | null = null;
+  for (const { href } of groups.flatMap((g) => g.items)) {
+    if ((pathname === href || pathname.startsWith(`${href}/`)) && (best === null || href.length > best.length)) best = href;
+  }
+  return best;
+}

@@ -1,13 +1,15 @@
 "use client";
+// The sidebar's navigation: NAV's groups (admin ones for admins), the entry of the current page marked.
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { cn } from "@/components/lib/cn";
-import { NAV } from "./nav-items";
+import { activeHref, NAV } from "./nav-items";
 import { useNamespace } from "./namespace-context";
 
 export function SidebarNav({ isAdmin, onNavigate }: { isAdmin: boolean; onNavigate?: () => void }) {
   const pathname = usePathname();
   const { hrefWithNs } = useNamespace();
+  const current = activeHref(pathname);
   return (
     <nav aria-label="Main" className="flex flex-col gap-6">
       {NAV.filter((g) => isAdmin || !g.adminOnly).map((group) => (
@@ -15,7 +17,7 @@ export function SidebarNav({ isAdmin, onNavigate }: { isAdmin: boolean; onNaviga
           <p className="px-3 pb-1 text-xs font-medium tracking-wide text-muted-foreground uppercase">{group.label}</p>
           <ul className="flex flex-col gap-0.5">
             {group.items.map(({ href, label, icon: Icon }) => {
-              const active = pathname === href || pathname.startsWith(`${href}/`);
+              const active = href === current;
               return (
                 <li key={href}>
                   <Link

@@ -1,0 +1,18 @@
+// Which sidebar entry a path marks: the most specific one.
+import { describe, expect, it } from "vitest";
+import { activeHref } from "./nav-items";
+
+describe("activeHref", () => {
+  it.each([
+    ["/tester", "/tester"],
+    ["/tester/runner", "/tester/runner"],
+    ["/tester/runs", "/tester/runs"],
+    ["/tester/runs/0b1c", "/tester/runs"],
+    ["/tester/environments", "/tester/environments"],
+    ["/tester/somewhere-else", "/tester"],
+    ["/testers", null],
+    ["/mocks/123", "/mocks"],
+    ["/settings/tokens", "/settings/tokens"],
+    ["/", null],
+  ])("%s → %s", (path, href) => expect(activeHref(path)).toBe(href));
+});
