@@ -85,7 +85,7 @@ export function BodyEditor({ body, onChange, variables, editorHeight = 260 }: Bo
 
       {body.mode === "none" ? <p className="rounded-md border border-dashed px-4 py-6 text-center text-sm text-muted-foreground">This request does not have a body.</p> : null}
       {body.mode === "raw" ? (
-        <TesterCodeEditor name="body" label={`Request body (${RAW_LABELS[language]})`} language={EDITOR_LANGUAGE[language]} value={body.raw ?? ""} onChange={(raw) => set({ raw })} height={editorHeight} />
+        <TesterCodeEditor name="body" label={`Request body (${RAW_LABELS[language]})`} language={EDITOR_LANGUAGE[language]} value={body.raw ?? ""} onChange={(raw) => set({ raw })} height={editorHeight} allowPlaceholders />
       ) : null}
       {body.mode === "urlencoded" ? <KeyValueEditor label="Form fields" rows={body.urlencoded ?? []} onChange={(urlencoded) => set({ urlencoded })} variables={variables} /> : null}
       {body.mode === "formdata" ? <FormDataEditor parts={body.formdata ?? []} onChange={(formdata) => set({ formdata })} /> : null}
@@ -159,7 +159,7 @@ function GraphqlBody({ body, set, height }: { body: RequestBody; set: (patch: Pa
         </div>
         <div className="flex flex-col gap-1.5">
           <span className="text-xs font-medium text-muted-foreground">Variables (JSON)</span>
-          <TesterCodeEditor name="variables" label="GraphQL variables" language="json" value={variables} onChange={(v) => update({ variables: v })} height={height} />
+          <TesterCodeEditor name="variables" label="GraphQL variables" language="json" value={variables} onChange={(v) => update({ variables: v })} height={height} allowPlaceholders />
         </div>
       </div>
       <div className="flex max-w-sm flex-col gap-1.5">

@@ -31,7 +31,7 @@ export function HighlightedInput({ value, onValueChange, variables, className, b
   return (
     <div
       className={cn(
-        "relative min-w-0 flex-1 overflow-hidden rounded-md border border-input bg-background shadow-xs focus-within:border-ring focus-within:ring-2 focus-within:ring-ring/40",
+        "relative w-full min-w-0 overflow-hidden rounded-md border border-input bg-background shadow-xs focus-within:border-ring focus-within:ring-2 focus-within:ring-ring/40",
         compact ? "h-8" : "h-9",
         boxClassName,
       )}

@@ -62,6 +62,7 @@ describe("format", () => {
     [10 * 1024 * 1024, "10.0 MB"],
   ])("formatBytes(%d)", (n, out) => expect(formatBytes(n)).toBe(out));
   it.each([
+    [0, "0 ms"],
     [0.5, "0.50 ms"],
     [245.4, "245 ms"],
     [1350, "1.35 s"],

@@ -58,7 +58,7 @@ export function UrlBar({ method, url, onMethodChange, onUrlChange, onSend, sendi
             onValueChange={onUrlChange}
             variables={variables}
             disabled={disabled}
-            boxClassName="rounded-l-none"
+            boxClassName="flex-1 rounded-l-none"
             onKeyDown={(e) => {
               // Plain Enter sends; the Ctrl/Cmd chord is left to the SendShortcutScope around us.
               if (e.key === "Enter" && !isSendChord(e) && !e.shiftKey && !e.altKey && canSend && !sending) {

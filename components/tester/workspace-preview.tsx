@@ -104,8 +104,8 @@ export function WorkspacePreview() {
         />
       </aside>
       <main className="flex min-w-0 flex-col">
-        <div className="flex items-end gap-2 bg-muted/30 pr-2">
-          <RequestTabs tabs={tabs} activeId={view === "request" ? activeId : null} onSelect={(id) => (setActiveId(id), setView("request"))} onClose={close} onNew={() => toast.info("New request")} panelId="tester-request-panel" className="min-w-0 flex-1" />
+        <div className="flex items-end gap-2 border-b bg-muted/30 pr-2">
+          <RequestTabs tabs={tabs} activeId={view === "request" ? activeId : null} onSelect={(id) => (setActiveId(id), setView("request"))} onClose={close} onNew={() => toast.info("New request")} panelId="tester-request-panel" className="min-w-0 flex-1 border-b-0" />
           <Button type="button" variant={view === "runner" ? "secondary" : "ghost"} size="sm" className="mb-0.5" onClick={() => setView(view === "runner" ? "request" : "runner")} aria-pressed={view === "runner"}>
             <ListChecks aria-hidden /> Runner
           </Button>
