@@ -39,7 +39,7 @@ export function RunSettingsForm(p: RunSettingsFormProps) {
       <div className="grid gap-4 sm:grid-cols-2">
         <div className="flex flex-col gap-2">
           <Label htmlFor="runner-collection">Collection</Label>
-          <Select value={p.collectionId ?? undefined} onValueChange={p.onCollection} disabled={p.disabled}>
+          <Select value={p.collectionId ?? ""} onValueChange={p.onCollection} disabled={p.disabled}>
             <SelectTrigger id="runner-collection">
               <SelectValue placeholder="Pick a collection" />
             </SelectTrigger>
@@ -67,7 +67,7 @@ export function RunSettingsForm(p: RunSettingsFormProps) {
           error={p.problems.iterations}
           hint={p.dataFile?.preview.ok && rows > 0 ? `Blank: one per data row (${rows})` : "Blank: 1"}
         >
-          {(aria) => <Input {...aria} type="number" inputMode="numeric" min={1} max={MAX_ITERATIONS} placeholder={rows > 0 ? String(rows) : "1"} value={p.settings.iterations} onChange={(e) => p.onSettings({ iterations: e.target.value })} />}
+          {(aria) => <Input {...aria} type="number" inputMode="numeric" min={1} max={MAX_ITERATIONS} placeholder={rows > 0 ? `${rows}, one per row` : "1"} value={p.settings.iterations} onChange={(e) => p.onSettings({ iterations: e.target.value })} />}
         </Field>
         <Field label="Delay between requests (ms)" htmlFor="runner-delay" error={p.problems.delayMs} hint="Waits this long before each request after the first.">
           {(aria) => <Input {...aria} type="number" inputMode="numeric" min={0} max={MAX_DELAY_MS} step={50} value={p.settings.delayMs} onChange={(e) => p.onSettings({ delayMs: e.target.value })} />}

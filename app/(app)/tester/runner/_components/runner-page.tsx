@@ -116,6 +116,7 @@ export function RunnerPage() {
           <CardContent>
             <form
               aria-label="Run settings"
+              noValidate
               className="flex flex-col gap-6"
               onSubmit={(e) => {
                 e.preventDefault();
@@ -156,7 +157,6 @@ export function RunnerPage() {
                   ) : (
                     <RequestPicker collection={collection.data} excluded={excludedIds} onChange={(ids) => setExcluded({ collectionId, ids })} disabled={running} />
                   )}
-                  {problems.requests ? <p className="text-xs font-medium text-destructive">{problems.requests}</p> : null}
                 </div>
               </div>
               <div className="flex flex-wrap items-center gap-2 border-t pt-4">

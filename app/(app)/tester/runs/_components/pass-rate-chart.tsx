@@ -18,7 +18,16 @@ const STATUS_COLOUR: Record<RunStatus, string> = {
 };
 const STATUS_LABEL: Record<RunStatus, string> = { passed: "Passed", failed: "Failed", error: "Error", cancelled: "Cancelled", running: "Running", queued: "Queued" };
 
-const short = new Intl.DateTimeFormat(undefined, { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit" });
+const DAY_MS = 24 * 3600_000;
+const withDay = new Intl.DateTimeFormat(undefined, { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit" });
+const timeOnly = new Intl.DateTimeFormat(undefined, { hour: "2-digit", minute: "2-digit" });
+const withSeconds = new Intl.DateTimeFormat(undefined, { hour: "2-digit", minute: "2-digit", second: "2-digit" });
+
+/** Axis labels as fine as the runs need: seconds for runs within an hour, the day for runs over several days. */
+function labelFormat(times: number[]): Intl.DateTimeFormat {
+  const span = times.length ? Math.max(...times) - Math.min(...times) : 0;
+  return span < 3600_000 ? withSeconds : span < DAY_MS ? timeOnly : withDay;
+}
 
 interface Point {
   id: string;
@@ -34,10 +43,12 @@ interface Point {
 
 export function chartPoints(runs: readonly TestRunSummary[]): Point[] {
   // The list is newest first; the chart reads left to right in time.
-  return [...runs].reverse().map((r) => {
+  const ordered = [...runs].reverse();
+  const format = labelFormat(ordered.map((r) => new Date(r.startedAt ?? r.createdAt).getTime()));
+  return ordered.map((r) => {
     const rate = passRate(r);
     const at = r.startedAt ?? r.createdAt;
-    return { id: r.id, name: r.name, status: r.status, rate: rate === null ? null : Math.round(rate * 1000) / 10, passed: r.counts.passedTests, failed: r.counts.failedTests, at, label: short.format(new Date(at)) };
+    return { id: r.id, name: r.name, status: r.status, rate: rate === null ? null : Math.round(rate * 1000) / 10, passed: r.counts.passedTests, failed: r.counts.failedTests, at, label: format.format(new Date(at)) };
   });
 }
 
