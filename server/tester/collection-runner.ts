@@ -77,8 +77,9 @@ export function flatten(collection: RunCollection): FlatItem[] {
 const sleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve) => {
     if (ms <= 0 || signal?.aborted) return resolve();
-    const t = setTimeout(resolve, ms);
-    signal?.addEventListener("abort", () => (clearTimeout(t), resolve()), { once: true });
+    const onAbort = () => (clearTimeout(t), resolve());
+    const t = setTimeout(() => (signal?.removeEventListener("abort", onAbort), resolve()), ms);
+    signal?.addEventListener("abort", onAbort, { once: true });
   });
 
 function toResult(item: FlatItem, iteration: number, startedAt: Date, r: Awaited<ReturnType<typeof executeItem>>, mask: Masker): RunRequestResult {
