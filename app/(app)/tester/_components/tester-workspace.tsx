@@ -19,6 +19,7 @@ import { RequestEditor } from "@/components/tester/request-editor";
 import { RequestTabs } from "@/components/tester/request-tabs";
 import { ResponseViewer } from "@/components/tester/response-viewer";
 import { Button } from "@/components/ui/button";
+import { PageHeader } from "@/components/ui/page-header";
 import { Skeleton } from "@/components/ui/skeleton";
 import type { RequestDefinition } from "@/server/contracts/tester-request";
 import { useNamespace } from "../../_components/namespace-context";
@@ -165,9 +166,33 @@ export function TesterWorkspace() {
     return c && c.auth.type !== "none" && c.auth.type !== "inherit" ? `collection “${c.name}” (${c.auth.type})` : undefined;
   })();
 
-  if (!client) return <Skeleton className="h-[40rem] w-full" />;
+  const header = (
+    <PageHeader
+      title="API tester"
+      description="Collections of requests with Postman-compatible scripts, sent from the server. Ctrl+Enter sends, Ctrl+S saves."
+      actions={
+        <>
+          <Button asChild variant="outline" size="sm">
+            <Link href={hrefWithNs("/tester/runs")}>Run history</Link>
+          </Button>
+          <Button asChild variant="outline" size="sm">
+            <Link href={hrefWithNs("/tester/environments")}>Environments</Link>
+          </Button>
+        </>
+      }
+    />
+  );
+  if (!client)
+    return (
+      <div className="flex flex-col gap-4">
+        {header}
+        <Skeleton className="h-[40rem] w-full" />
+      </div>
+    );
   return (
-    <div className="grid min-h-[calc(100vh-8rem)] overflow-hidden rounded-xl border bg-card md:grid-cols-[18rem_1fr]">
+    <div className="flex flex-col gap-4">
+    {header}
+    <div className="grid min-h-[calc(100vh-12rem)] overflow-hidden rounded-xl border bg-card md:grid-cols-[18rem_1fr]">
       <aside aria-label="Collections, history and environment" className="flex min-h-0 flex-col gap-3 border-b bg-sidebar p-3 md:border-r md:border-b-0">
         <EnvironmentPicker
           environments={environments.data?.environments ?? []}
@@ -287,6 +312,7 @@ export function TesterWorkspace() {
           }
         }}
       />
+    </div>
     </div>
   );
 }
