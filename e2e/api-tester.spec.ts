@@ -21,10 +21,12 @@ test.beforeAll(async () => {
 
 const stubUrl = (route: string) => `${process.env.E2E_BASE_URL}/stubs/${ws.namespace}/shop/${route}`;
 
-async function newRequestIn(page: Page, collection: string) {
+/** Adds a request to the collection from the tree's menu and waits for its own tab (the previous tab's URL box is visible until then). */
+async function newRequestIn(page: Page, collection: string, openBefore: number) {
   await page.getByRole("button", { name: `Actions for ${collection}` }).click();
   await page.getByRole("menuitem", { name: "New request" }).click();
-  await expect(page.getByRole("textbox", { name: "Request URL" })).toBeVisible();
+  await expect(page.getByRole("tab", { name: /New request/ })).toHaveCount(openBefore + 1);
+  await expect(page.getByRole("textbox", { name: "Request URL" })).toHaveValue("");
 }
 
 test("a collection of three requests built in the workspace, each sent with its test, saved, and run in the runner with a JUnit export", async ({ page }) => {
@@ -43,8 +45,8 @@ test("a collection of three requests built in the workspace, each sent with its 
   await dialog.getByRole("button", { name: "Create" }).click();
   await expect(page.getByRole("tree", { name: "Collections" }).getByText("Shop")).toBeVisible();
 
-  for (const route of ROUTES) {
-    await newRequestIn(page, "Shop");
+  for (const [i, route] of ROUTES.entries()) {
+    await newRequestIn(page, "Shop", i);
     const url = page.getByRole("textbox", { name: "Request URL" });
     await url.fill(stubUrl(route));
     await page.getByRole("tab", { name: /^Scripts/ }).click();
