@@ -65,6 +65,15 @@ const config = [
     ),
   },
   {
+    // The tester's execution (ARCHITECTURE.md, Layers 6): no database, no services, no HTTP adapters; runner agents run it too.
+    files: ["server/tester/**"],
+    ignores: ["**/*.test.ts"],
+    rules: restrict(
+      [[...NEXT_AND_REACT, "@prisma/*", "@/app/*", "@/app/**", "@/components/*", "@/components/**", "@/server/db", "@/server/db/**", "@/server/services", "@/server/services/**", "@/server/http", "@/server/http/**", "@/server/api", "@/server/api/**", "@/server/transport", "@/server/transport/**", "@/server/serving", "@/server/serving/**"]],
+      "server/tester is pure execution: contracts, engine tables, lib and its own modules; services call it (ARCHITECTURE.md, Layers).",
+    ),
+  },
+  {
     files: ["app/api/**/route.ts"],
     rules: restrict([["@/server/db/*", "@prisma/*"]], "Route handlers are thin: call a service, never Prisma."),
   },
