@@ -29,7 +29,7 @@ import { DuplicateDialog, type DuplicateConflict } from "./duplicate-dialog";
 import { EditorProblemsProvider, useEditorProblemsState } from "./editor-problems";
 import { IdTakenDialog, type TakenId } from "./id-taken-dialog";
 import { useTemplateHints } from "./use-template-hints";
-import { stableJson, useUnsavedGuard } from "./use-unsaved-guard";
+import { stableJson, useUnsavedGuard } from "@/components/lib/use-unsaved-guard";
 import { LimitsSection, OneOfSection, ProxySection, ResponseSection, StoresSection, WebhooksSection } from "./form/behaviour-sections";
 import { ProtocolSection } from "./form/protocol-section";
 import { HistoryTab } from "./history-tab";

@@ -20,7 +20,7 @@ import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { Field } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
 import { VariablesTable } from "@/components/tester/variables-table";
-import { useUnsavedGuard } from "@/app/(app)/mocks/_components/editor/use-unsaved-guard";
+import { useUnsavedGuard } from "@/components/lib/use-unsaved-guard";
 import type { EnvironmentView } from "@/server/contracts/tester-environments";
 import type { Variable } from "@/server/contracts/tester-request";
 import { environmentPayload, variablesOf } from "./env-variables";

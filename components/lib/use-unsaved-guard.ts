@@ -4,6 +4,7 @@
 // link (the sidebar, a breadcrumb) is held back until the user confirms,
 // because the app router offers no hook to veto a navigation; the Back button
 // steps off a sentinel history entry and asks the same (components/lib/back-guard.ts).
+// Shared by the mock editor and the API tester's environment editor.
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useCallback, useEffect, useRef, useState } from "react";
 import * as backGuard from "@/components/lib/back-guard";
