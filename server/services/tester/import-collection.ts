@@ -12,6 +12,7 @@ import type { z } from "zod";
 import type { Actor } from "@/server/auth/actor";
 import { MAX_COLLECTION_FOLDERS, MAX_COLLECTION_REQUESTS } from "@/server/contracts/tester-collections";
 import {
+  type ImportQuery,
   MAX_LISTED_FAILURES,
   MAX_LISTED_WARNINGS,
   type ImportFailure,
@@ -26,6 +27,7 @@ import { errors } from "@/server/errors";
 import { readNativeDocument } from "@/server/tester/import/native-document";
 import type { NamespaceScope } from "../namespace-access";
 import { transaction } from "./access";
+import { documentJson, type ImportBody, importOptions } from "./import-document";
 import { sealVariables } from "./secrets";
 import { REQUEST_SCHEMA_VERSION } from "./views";
 
@@ -168,4 +170,9 @@ export async function importCollectionDocument(
     preview: opts.preview === true,
     ...(opts.preview ? { tree: previewTree(document.items) } : {}),
   };
+}
+
+/** POST /api/v1/api-tester/import/mockarty: a native document, as the export writes it. */
+export async function importNativeCollection(actor: Actor, scope: NamespaceScope, body: ImportBody, query?: ImportQuery): Promise<ImportResult> {
+  return importCollectionDocument(actor, scope, documentJson(body, "a native collection") as z.input<typeof NativeCollectionDocument>, importOptions(query, body, "mockarty"));
 }
