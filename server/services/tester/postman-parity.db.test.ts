@@ -73,12 +73,12 @@ interface Outcome {
 
 function runNewman(collection: unknown, environment?: unknown): Promise<Outcome[]> {
   return new Promise((resolve, reject) => {
-    newman.run({ collection: collection as never, environment: environment as never, reporters: [] }, (err, summary) => {
+    newman.run({ collection, environment, reporters: [] }, (err, summary) => {
       if (err) return reject(err);
       resolve(
-        summary.run.executions.map((e: any) => ({
+        summary.run.executions.map((e) => ({
           name: e.item.name,
-          tests: (e.assertions ?? []).filter((a: any) => !a.skipped).map((a: any) => ({ name: a.assertion, passed: !a.error })),
+          tests: (e.assertions ?? []).filter((a) => !a.skipped).map((a) => ({ name: a.assertion, passed: !a.error })),
         })),
       );
     });
