@@ -4,7 +4,7 @@
 // lasts and two runners' results merge exactly by adding histograms.
 // Thresholds on tag-filtered metrics (`http_req_duration{status:200}`) read
 // submetrics, which see only the samples whose tags match their filter.
-import { build, decodeFromCompressedBase64, encodeIntoCompressedBase64, type Histogram } from "hdr-histogram-js";
+import { build, decodeFromCompressedBase64, encodeIntoCompressedBase64, type JsHistogram } from "hdr-histogram-js";
 import type { MetricType, MetricValues } from "./thresholds";
 
 export type Tags = Record<string, string>;
@@ -16,9 +16,9 @@ export type AggregateSnapshot =
   | { type: "rate"; passes: number; fails: number }
   | { type: "trend"; count: number; sum: number; min: number; max: number; histogram: string };
 
-function newHistogram(): Histogram {
+function newHistogram(): JsHistogram {
   // JS, not WebAssembly: no async init per VU, and the recording cost is the same order.
-  return build({ bitBucketSize: 32, autoResize: true, lowestDiscernibleValue: 1, highestTrackableValue: 3_600_000_000, numberOfSignificantValueDigits: 3, useWebAssembly: false });
+  return build({ bitBucketSize: 32, autoResize: true, lowestDiscernibleValue: 1, highestTrackableValue: 3_600_000_000, numberOfSignificantValueDigits: 3, useWebAssembly: false }) as JsHistogram;
 }
 
 /** Milliseconds (possibly fractional) ↔ whole microseconds in the histogram. */
@@ -111,8 +111,16 @@ class TrendAggregate implements Aggregate {
   }
   percentile(p: number): number {
     if (this.count === 0) return NaN;
-    // Clamp to the exact extremes: the histogram's buckets round within 0.1 %.
-    return Math.min(this.max, Math.max(this.min, this.histogram.getValueAtPercentile(p) / TO_UNITS));
+    if (p >= 100) return this.max;
+    if (p <= 0) return this.min;
+    // A bucket spans 0.1 % of its value: when it holds the exact min or max, that is the answer
+    // (repeated values print as written); otherwise the bucket's lowest value.
+    const at = this.histogram.getValueAtPercentile(p);
+    const low = this.histogram.lowestEquivalentValue(at) / TO_UNITS;
+    const high = this.histogram.highestEquivalentValue(at) / TO_UNITS;
+    if (this.max >= low && this.max <= high) return this.max;
+    if (this.min >= low && this.min <= high) return this.min;
+    return Math.min(this.max, Math.max(this.min, low));
   }
   values(): MetricValues {
     if (this.count === 0) return {};
@@ -127,7 +135,7 @@ class TrendAggregate implements Aggregate {
     this.sum += o.sum;
     this.min = Math.min(this.min, o.min);
     this.max = Math.max(this.max, o.max);
-    this.histogram.add(decodeFromCompressedBase64(o.histogram, 32, false));
+    this.histogram.add(decodeFromCompressedBase64(o.histogram, 32, false) as JsHistogram);
   }
 }
 
