@@ -212,6 +212,7 @@ export const BUILT_IN_METRICS: MetricDefinition[] = [
   { name: "http_req_receiving", type: "trend", isTime: true },
   { name: "http_req_duration", type: "trend", isTime: true },
   { name: "http_req_failed", type: "rate", isTime: false },
+  { name: "group_duration", type: "trend", isTime: true },
 ];
 
 const CUSTOM_NAME = /^[a-zA-Z_][a-zA-Z0-9_]{0,127}$/;
