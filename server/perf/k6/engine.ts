@@ -5,6 +5,7 @@
 // k6's end-of-test summary plus the per-second series for charts and a
 // metrics snapshot another runner's result can be merged with. Pure of the
 // database: the web process and the runner agents both call runLoadTest.
+import { setMaxListeners } from "node:events";
 import type { PrivatePolicy } from "@/server/lib/ssrf";
 import { MetricRegistry, newAggregate, type Tags } from "../metrics";
 import { buildSummary, evaluateThresholds, GroupTree, summaryText, type SummaryData } from "../summary";
@@ -105,6 +106,8 @@ export async function runLoadTest(input: LoadRunInput): Promise<LoadRunResult> {
   const started = performance.now();
   const elapsed = () => performance.now() - started;
   const stop = new AbortController();
+  // Every in-flight request and sleep listens to it: as many as there are VUs.
+  setMaxListeners(0, stop.signal);
   const onOuterAbort = () => stop.abort();
   input.signal?.addEventListener("abort", onOuterAbort);
   const client = new LoadHttpClient({ privatePolicy: input.privatePolicy });

@@ -88,8 +88,8 @@ export class LoadHttpClient {
     const body = req.body === undefined ? undefined : Buffer.from(req.body, "latin1");
     let method = req.method;
     let sendBody = body;
-    const timeout = AbortSignal.timeout(timeoutMs);
-    const abort = signal ? AbortSignal.any([signal, timeout]) : timeout;
+    // undici's own header/body timeouts, not AbortSignal.timeout + AbortSignal.any per request:
+    // composite signals tied to the run's long-lived stop signal pile up (Node 20) and cost more than the request.
     for (let hop = 0; ; hop++) {
       try {
         assertAllowedTarget(url, this.#policy);
@@ -100,9 +100,9 @@ export class LoadHttpClient {
       const hopStart = performance.now();
       let res;
       try {
-        res = await this.#agent.request({ origin: url.origin, path: url.pathname + url.search, method, headers, body: sendBody, signal: abort, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
+        res = await this.#agent.request({ origin: url.origin, path: url.pathname + url.search, method, headers, body: sendBody, signal, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
       } catch (e) {
-        const c = classify(timeout.aborted ? Object.assign(new Error("timeout"), { name: "TimeoutError" }) : e);
+        const c = classify(e);
         const t = emptyTimings();
         t.duration = performance.now() - started;
         return failure(url.href, c.message, c.code, t);
