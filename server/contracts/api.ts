@@ -2,6 +2,7 @@
 // that checks each route handler is listed here.
 import { apiTesterEndpoints } from "./api-tester";
 import { testerExecuteEndpoints } from "./tester-execute-endpoints";
+import { testerScheduleEndpoints, testerTestEndpoints } from "./tester-tests-schedules";
 import { auditEndpoints } from "./audit";
 import { brokerAdminEndpoints } from "./broker-admin";
 import { authEndpoints } from "./auth";
@@ -49,4 +50,6 @@ export const allEndpoints: Endpoint[] = [
   ...Object.values(brokerAdminEndpoints),
   ...apiTesterEndpoints,
   ...Object.values(testerExecuteEndpoints),
+  ...Object.values(testerTestEndpoints),
+  ...Object.values(testerScheduleEndpoints),
 ];

@@ -1,6 +1,6 @@
 // Cron expressions of API-tester schedules, through croner: validation with
 // its own messages, the next occurrences in an IANA time zone, and a short
-// human hint. Pure (no database), so the UI validates live with the same code
+// human hint. Browser-safe (no database, no node:*), so the UI validates live with the same code
 // the server uses.
 import { Cron } from "croner";
 
