@@ -20,9 +20,9 @@ const TestFields = {
   collectionIds: z.array(Selection).min(1).max(100).describe("ids, or {collectionId, requestIds} selections; run in this order"),
   environmentId: environmentId.default(null),
   iterations: z.number().int().min(1).max(10_000).nullable().default(null).describe("null: one per data row, else 1"),
+  // A union with null (not .nullable()): the OpenAPI document keeps `nullable` beside a type only.
   data: z
-    .union([z.string().max(10 * 1024 * 1024), z.array(z.record(z.string(), z.unknown())).max(100_000)])
-    .nullable()
+    .union([z.string().max(10 * 1024 * 1024), z.array(z.record(z.string(), z.unknown())).max(100_000), z.null()])
     .default(null)
     .describe("iteration data: CSV text (header row) or a JSON array of objects (or its text)"),
   delayMs: z.number().int().min(0).max(60_000).default(0),
