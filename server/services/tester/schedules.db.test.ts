@@ -34,7 +34,6 @@ let colleagueId: string;
 let outsider: string;
 let server: http.Server;
 let base: string;
-let hits = 0;
 
 beforeAll(async () => {
   const o = await makeUser({ namespaces: { [NS]: "owner" } });
@@ -47,7 +46,6 @@ beforeAll(async () => {
   colleague = await sessionCookie(c.user.id);
   outsider = await sessionCookie(x.user.id);
   server = http.createServer((req, res) => {
-    hits++;
     res.writeHead(200, { "content-type": "application/json" });
     res.end(JSON.stringify({ path: req.url }));
   });

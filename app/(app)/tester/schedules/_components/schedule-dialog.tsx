@@ -5,7 +5,7 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useMemo } from "react";
-import { Controller, useForm } from "react-hook-form";
+import { Controller, useForm, useWatch } from "react-hook-form";
 import { toast } from "sonner";
 import { useTRPC } from "@/app/_trpc/client";
 import { applyFieldErrors } from "@/components/lib/api-error";
@@ -41,15 +41,15 @@ export function cronPreview(cron: string, timezone: string, now = new Date()): {
 function ScheduleForm({ namespace, editing, onDone }: { namespace: string | undefined; editing: ScheduleView | null; onDone: () => void }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const zones = useMemo(knownTimeZones, []);
+  const zones = useMemo(() => knownTimeZones(), []);
   const form = useForm<Values>({
     resolver: zodResolver(CreateScheduleInput),
     defaultValues: editing
       ? { name: editing.name, cron: editing.cron, timezone: editing.timezone, collectionIds: editing.collectionIds, environmentId: editing.environmentId, enabled: editing.enabled }
       : { name: "", cron: "0 9 * * 1-5", timezone: browserTimeZone(), collectionIds: [], environmentId: null, enabled: true },
   });
-  const cron = form.watch("cron");
-  const timezone = form.watch("timezone") ?? "UTC";
+  const cron = useWatch({ control: form.control, name: "cron" });
+  const timezone = useWatch({ control: form.control, name: "timezone" }) ?? "UTC";
   const preview = cronPreview(cron, timezone);
   const done = (s: ScheduleView) => {
     toast.success(editing ? `${s.name} saved` : `${s.name} scheduled`);
