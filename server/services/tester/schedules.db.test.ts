@@ -21,7 +21,7 @@ import { actorFor, call, makeNamespace, makeUser, sessionCookie } from "@/server
 import { useTestDatabase } from "@/server/testing/use-test-database";
 import { resolveNamespace } from "../namespace-access";
 import { planOccurrence, Scheduler, type SchedulerClock } from "./scheduler";
-import { triggerSchedule } from "./schedules";
+import { createSchedule as createScheduleService, triggerSchedule } from "./schedules";
 
 useTestDatabase();
 
@@ -189,13 +189,15 @@ describe("schedules: CRUD and validation", () => {
     const realUrl = process.env.DATABASE_URL!;
     process.env.DATABASE_URL = "postgresql://postgres@127.0.0.1:1/closed";
     let caught: unknown;
+    let createCaught: unknown;
     try {
-      await triggerSchedule(actorFor(owner), scope, body.id, { useSSE: false });
-    } catch (err) {
-      caught = err;
+      await triggerSchedule(actorFor(owner), scope, body.id, { useSSE: false }).catch((err) => (caught = err));
+      await createScheduleService(actorFor(owner), scope, { name: "while down", cron: "0 0 * * *", timezone: "UTC", collectionIds: [col], environmentId: null, enabled: true }).catch((err) => (createCaught = err));
     } finally {
       process.env.DATABASE_URL = realUrl;
     }
+    expect(createCaught).toMatchObject({ code: "unavailable", status: 503 });
+    expect(await db().testerSchedule.count({ where: { name: "while down" } })).toBe(0);
     expect(caught).toBeInstanceOf(AppError);
     expect(caught).toMatchObject({ code: "unavailable", status: 503 });
     expect((caught as Error).message).toMatch(/cannot be verified/);

@@ -236,11 +236,19 @@ export async function runOccurrence(row: TesterSchedule, occurrence: Date): Prom
     }
     return { runId: null, error: reason };
   }
-  const detail = (await executeConfiguredRun(access.actor, access.scope, row.collectionIds.map((collectionId) => ({ collectionId })), runInputOf(row, false), {
-    referenceId: row.id,
-    trigger: "schedule",
-    createdBy: null,
-    onCreated: recordStart(row.id, occurrence),
-  })) as { id: string };
-  return { runId: detail.id, error: null };
+  try {
+    const detail = (await executeConfiguredRun(access.actor, access.scope, row.collectionIds.map((collectionId) => ({ collectionId })), runInputOf(row, false), {
+      referenceId: row.id,
+      trigger: "schedule",
+      createdBy: null,
+      onCreated: recordStart(row.id, occurrence),
+    })) as { id: string };
+    return { runId: detail.id, error: null };
+  } catch (err) {
+    // Refused before the run existed (e.g. a collection moved to the trash since the check).
+    if (!(err instanceof AppError)) throw err;
+    const reason = `not run at ${occurrence.toISOString()}: ${err.message}`;
+    await db().testerSchedule.updateMany({ where: { id: row.id }, data: { lastError: reason, lastRunStatus: "not run" } });
+    return { runId: null, error: reason };
+  }
 }
