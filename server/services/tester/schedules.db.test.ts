@@ -15,6 +15,8 @@ import * as listRoute from "@/app/api/v1/api-tester/schedules/route";
 import * as oneRoute from "@/app/api/v1/api-tester/schedules/[id]/route";
 import * as runRoute from "@/app/api/v1/api-tester/schedules/[id]/run/route";
 import * as testRunRoute from "@/app/api/v1/api-tester/test-runs/[id]/route";
+import { createCaller } from "@/server/api/root";
+import type { TrpcContext } from "@/server/api/trpc";
 import { db } from "@/server/db/client";
 import { AppError } from "@/server/errors";
 import { actorFor, call, makeNamespace, makeUser, sessionCookie } from "@/server/testing/fixtures";
@@ -313,5 +315,29 @@ describe("the scheduler", () => {
     const edge = planOccurrence(row, new Date("2034-01-01T11:00:00Z"), 60 * 60 * 1000);
     expect(edge.run?.toISOString()).toBe("2034-01-01T11:00:00.000Z");
     expect(edge.next?.toISOString()).toBe("2034-01-01T12:00:00.000Z");
+  });
+});
+
+describe("tRPC (the UI's path): the same services and rules", () => {
+  const caller = (user: { id: string; username: string; role: "admin" | "user" }) => createCaller({ actor: actorFor(user), authError: null, ip: "127.0.0.1", userAgent: null, requestId: "test" } satisfies TrpcContext).apiTester;
+
+  it("schedules: create, list with occurrences, trigger, and the owner rule; tests: create, run, list with the last run", async () => {
+    const col = await collection("Through tRPC");
+    const api = caller(owner);
+    const s = await api.schedules.create({ namespace: NS, schedule: { name: "trpc", cron: "15 6 * * *", timezone: "America/New_York", collectionIds: [col], environmentId: null, enabled: true } });
+    expect(s.nextOccurrences).toHaveLength(5);
+    expect((await api.schedules.list({ namespace: NS })).schedules.some((x) => x.id === s.id)).toBe(true);
+    const run = await api.schedules.trigger({ namespace: NS, id: s.id });
+    expect(run).toMatchObject({ referenceId: s.id, status: "passed" });
+    const colleagueUser = await db().user.findUniqueOrThrow({ where: { id: colleagueId } });
+    await expect(caller({ id: colleagueUser.id, username: colleagueUser.username, role: "user" }).schedules.get({ namespace: NS, id: s.id })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(api.schedules.create({ namespace: NS, schedule: { name: "bad", cron: "0 25 * * *", timezone: "UTC", collectionIds: [col], environmentId: null, enabled: true } })).rejects.toMatchObject({ code: "BAD_REQUEST" });
+    await api.schedules.remove({ namespace: NS, id: s.id });
+
+    const t = await api.tests.create({ namespace: NS, test: { name: "trpc test", description: "", collectionIds: [col], environmentId: null, iterations: null, data: null, delayMs: 0, bail: false } });
+    const ran = await api.tests.run({ namespace: NS, id: t.id });
+    expect(ran).toMatchObject({ referenceId: t.id, status: "passed" });
+    const listed = await api.tests.list({ namespace: NS, search: "trpc" });
+    expect(listed.tests[0].lastRun?.id).toBe(ran.id);
   });
 });
