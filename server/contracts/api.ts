@@ -3,6 +3,7 @@
 import { apiTesterEndpoints } from "./api-tester";
 import { testerExecuteEndpoints } from "./tester-execute-endpoints";
 import { testerImportEndpoints } from "./tester-import-endpoints";
+import { testerScheduleEndpoints, testerTestEndpoints } from "./tester-tests-schedules";
 import { auditEndpoints } from "./audit";
 import { brokerAdminEndpoints } from "./broker-admin";
 import { authEndpoints } from "./auth";
@@ -51,4 +52,6 @@ export const allEndpoints: Endpoint[] = [
   ...apiTesterEndpoints,
   ...Object.values(testerExecuteEndpoints),
   ...Object.values(testerImportEndpoints),
+  ...Object.values(testerTestEndpoints),
+  ...Object.values(testerScheduleEndpoints),
 ];

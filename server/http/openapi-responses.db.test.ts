@@ -462,6 +462,32 @@ describe("every documented operation, success case, validated against the docume
     }
   });
 
+  it("API tester standalone tests and schedules", async () => {
+    const t = "/api/v1/api-tester";
+    const target = http.createServer((_req, res) => res.writeHead(200, { "content-type": "application/json" }).end('{"ok":true}'));
+    await new Promise<void>((r) => target.listen(0, "127.0.0.1", r));
+    const url = `http://127.0.0.1:${(target.address() as AddressInfo).port}/x`;
+    try {
+      const c = await ok(`POST ${t}/collections`, { body: { name: "Scheduled" } }, 201);
+      await ok(`POST ${t}/collections/{id}/requests`, { params: { id: c.id }, body: { name: "R", url } }, 201);
+      const test = await ok(`POST ${t}/tests`, { body: { name: "Saved test", collectionIds: [c.id] } }, 201);
+      await ok(`GET ${t}/tests`, { query: `namespace=${NS}&search=saved` });
+      await ok(`GET ${t}/tests/{id}`, { params: { id: test.id } });
+      await ok(`PUT ${t}/tests/{id}`, { params: { id: test.id }, body: { description: "d" } });
+      await ok(`POST ${t}/tests/{id}/run`, { params: { id: test.id }, body: {} });
+      await ok(`POST ${t}/tests/run`, { body: { collectionIds: [c.id] } });
+      await ok(`DELETE ${t}/tests/{id}`, { params: { id: test.id } });
+      const schedule = await ok(`POST ${t}/schedules`, { body: { name: "Nightly", cron: "0 2 * * *", timezone: "Europe/Berlin", collectionIds: [c.id] } }, 201);
+      await ok(`GET ${t}/schedules`, {});
+      await ok(`GET ${t}/schedules/{id}`, { params: { id: schedule.id } });
+      await ok(`PUT ${t}/schedules/{id}`, { params: { id: schedule.id }, body: { enabled: false } });
+      await ok(`POST ${t}/schedules/{id}/run`, { params: { id: schedule.id }, body: {} });
+      await ok(`DELETE ${t}/schedules/{id}`, { params: { id: schedule.id } });
+    } finally {
+      target.close();
+    }
+  });
+
   it("SMTP mailbox", async () => {
     const nsRow = await db().namespace.findUniqueOrThrow({ where: { name: NS } });
     const mail = (subject: string) =>
