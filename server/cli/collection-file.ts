@@ -81,7 +81,7 @@ export async function loadCollectionFile(path: string): Promise<LoadedCollection
   if (isPostman(json)) {
     try {
       const converted = convertPostmanCollection(json);
-      const warnings = [...converted.warnings.map((w) => `${w.path}: ${w.message}`), ...converted.failures.map((f) => `${f.path}: left out: ${f.message}`)];
+      const warnings = [...converted.warnings.map((w) => `${w.path}: ${w.message}`), ...converted.failures.map((f) => `${f.path}: left out: ${f.reason}`)];
       return { collection: runCollectionOf(converted.document), format: "postman", warnings };
     } catch (err) {
       if (err instanceof AppError) throw new UsageError(`collection file '${path}': ${err.message}`);
