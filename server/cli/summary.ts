@@ -56,7 +56,7 @@ export function failuresOf(r: RunRequestResult): Failure[] {
   if (stage === "request") out.push({ kind: "Error", title: r.error!, message: r.error!, where: where(r) });
   else if (stage) out.push({ kind: `${r.scriptError?.kind === "syntax" ? "Syntax" : "Script"}Error`, title: `${stage === "test" ? "test" : "prerequest"}-script`, message: r.scriptError?.message ?? r.error!, where: where(r) });
   r.tests.forEach((t, i) => {
-    if (t.status === "failed") out.push({ kind: "AssertionError", title: t.name, message: `${t.error ?? "failed"}\n at assertion:${i} in test-script`, where: where(r) });
+    if (t.status === "failed") out.push({ kind: "AssertionError", title: t.name, message: `${t.error ?? "failed"}\nat assertion:${i} in test-script`, where: where(r) });
   });
   return out;
 }
