@@ -23,6 +23,8 @@ async function run(argv: string[]): Promise<number> {
   const print = (r: RunRequestResult) => cli && out(requestLines(r, counter, p).join("\n") + "\n");
   let report: RunReport;
   if (args.server) {
+    // The server sends with each request's own settings; these two cannot reach it.
+    if (args.insecure || args.timeoutRequest !== undefined) err(p.gray("warning: --insecure and --timeout-request apply to local runs; on a server each request's own settings are used"));
     if (cli) out(p.bold(`polymock\n\nrunning collection ${args.source} on ${args.server}\n`));
     report = await runOnServer(args);
     let iteration = -1;

@@ -4,7 +4,7 @@
 // (JUnit read back with the report importer), iterations and data files,
 // Postman files, and the usage errors.
 import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -30,9 +30,9 @@ beforeAll(async () => {
 });
 afterAll(() => new Promise<void>((r) => server.close(() => r())));
 
-function polymock(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function polymock(args: string[], env: Record<string, string> = {}, bin = path.join(root, "bin/polymock.mjs")): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [path.join(root, "bin/polymock.mjs"), ...args], { cwd: dir, env: { ...process.env, NO_COLOR: "1", ...env } });
+    const child = spawn(process.execPath, [bin, ...args], { cwd: dir, env: { ...process.env, NO_COLOR: "1", ...env } });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (c) => (stdout += c));
@@ -156,5 +156,18 @@ describe("polymock run (local)", () => {
     const nothing = await polymock([]);
     expect(nothing.code).toBe(2);
     expect(nothing.stdout).toContain("Usage: polymock run");
+  });
+
+  it("works from an install, inside node_modules (where tsx ignores tsconfig paths)", async () => {
+    const installed = path.join(dir, "app/node_modules/polymock");
+    mkdirSync(installed, { recursive: true });
+    // What `npm install` puts there: the package's files (the generated Prisma client aside: the CLI never loads it).
+    for (const part of ["bin", "server", "tsconfig.json", "package.json"]) cpSync(path.join(root, part), path.join(installed, part), { recursive: true, filter: (src) => !src.includes(`${path.sep}generated`) });
+    symlinkSync(path.join(root, "node_modules"), path.join(installed, "node_modules"));
+    const c = file("installed.json", native([req("one", `${base}/installed`, "pm.test('200', () => pm.response.to.have.status(200))")]));
+    const r = await polymock(["run", c], {}, path.join(installed, "bin/polymock.mjs"));
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    expect(row(r.stdout, "assertions")).toEqual([1, 0]);
   });
 });
