@@ -49,6 +49,7 @@ import { cancelTestRun } from "@/server/services/tester/run-collections";
 import { nsDelete, nsRead, nsWrite } from "../namespaced";
 import { createTRPCRouter } from "../trpc";
 import { apiTesterMocksRouter } from "./api-tester-mocks";
+import { apiTesterImportsRouter } from "./api-tester-imports";
 
 // Inputs are plain (not strict) objects: tRPC merges them with the namespace selector.
 /** The UI sends a boolean where REST has a query-string flag. */
@@ -119,4 +120,5 @@ export const apiTesterRouter = createTRPCRouter({
   testRuns: testRunsRouter,
   execution: executionRouter,
   mocks: apiTesterMocksRouter,
+  imports: apiTesterImportsRouter,
 });

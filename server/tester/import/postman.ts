@@ -196,6 +196,14 @@ class Converter {
   }
 
   body(raw: unknown, path: string): RequestBody {
+    const body = this.bodyOf(raw, path);
+    // Postman sends nothing for an empty form or raw text (exports often carry `formdata: []` on a GET).
+    const empty =
+      (body.mode === "raw" && !body.raw) || (body.mode === "formdata" && !body.formdata?.length) || (body.mode === "urlencoded" && !body.urlencoded?.length);
+    return empty ? { mode: "none" } : body;
+  }
+
+  private bodyOf(raw: unknown, path: string): RequestBody {
     if (!isObject(raw) || raw.disabled === true) return { mode: "none" };
     const mode = text(raw.mode);
     switch (mode) {
