@@ -51,10 +51,10 @@ function presenceOf(collection: RunCollection): (r: RunRequestResult) => ScriptP
   const byId = new Map(
     flatten(collection).map((item) => {
       const chain = [item.scope.collection.scripts, ...item.scope.folders.map((f) => f.scripts), item.request.definition.scripts];
-      return [item.request.id, { preRequest: chain.some((s) => has(s, "preRequest")), test: chain.some((s) => has(s, "test")) }];
+      return [item.request.id, { preRequest: chain.filter((s) => has(s, "preRequest")).length, test: chain.filter((s) => has(s, "test")).length }];
     }),
   );
-  return (r) => byId.get(r.requestId ?? "") ?? { preRequest: false, test: false };
+  return (r) => byId.get(r.requestId ?? "") ?? { preRequest: 0, test: 0 };
 }
 
 export async function runLocal(args: RunArgs, onResult: (r: RunRequestResult) => void, onWarning: (w: string) => void, onIteration: (i: number, n: number) => void): Promise<RunReport> {

@@ -5,7 +5,7 @@ import { parseRunArgs, USAGE } from "./args";
 import { runLocal, type RunReport } from "./local-run";
 import { writeReports } from "./reports";
 import { runOnServer, ServerError } from "./server-run";
-import { painter, passed, requestLines, summaryText } from "./summary";
+import { folderLine, painter, passed, requestLines, summaryText } from "./summary";
 import { EXIT, UsageError } from "./usage-error";
 
 const out = (s: string) => process.stdout.write(s + "\n");
@@ -20,7 +20,14 @@ async function run(argv: string[]): Promise<number> {
   const p = painter(args.color);
   const cli = args.reporters.includes("cli");
   const counter = { n: 0 };
-  const print = (r: RunRequestResult) => cli && out(requestLines(r, counter, p).join("\n") + "\n");
+  let previous: RunRequestResult | undefined;
+  const print = (r: RunRequestResult) => {
+    if (!cli) return;
+    const folder = folderLine(r, previous, p);
+    if (folder) out(folder);
+    out(requestLines(r, counter, p).join("\n") + "\n");
+    previous = r;
+  };
   let report: RunReport;
   if (args.server) {
     // The server sends with each request's own settings; these two cannot reach it.

@@ -63,7 +63,8 @@ describe("polymock run (local)", () => {
     const r = await polymock(["run", c]);
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain("→ Users / get user");
+    expect(r.stdout).toContain("❏ Users\n↳ get user");
+    expect(r.stdout).toContain("→ missing");
     expect(r.stdout).toMatch(new RegExp(`GET ${base}/users/1 \\[200, \\d+B, \\d+ms\\]`));
     expect(r.stdout).toContain("✓  path");
     expect(row(r.stdout, "iterations")).toEqual([1, 0]);

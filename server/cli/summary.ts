@@ -4,9 +4,10 @@
 // failures numbered as they were marked above.
 import type { RunRequestResult } from "@/server/contracts/tester-run";
 
+/** How many scripts of each stage run around a request (collection, folders, its own), as Newman counts them. */
 export interface ScriptPresence {
-  preRequest: boolean;
-  test: boolean;
+  preRequest: number;
+  test: number;
 }
 
 export interface Failure {
@@ -61,9 +62,17 @@ export function failuresOf(r: RunRequestResult): Failure[] {
   return out;
 }
 
+/** Newman's folder heading, printed when a request's folder differs from the previous one's. */
+export function folderLine(r: RunRequestResult, previous: RunRequestResult | undefined, p: Painter): string | null {
+  if (!r.path.length) return null;
+  const same = previous && previous.iteration === r.iteration && previous.path.join("\u0000") === r.path.join("\u0000");
+  return same ? null : p.bold(`❏ ${r.path.join(" / ")}`);
+}
+
 /** One finished request, as the cli reporter prints it; `counter` numbers the failures across the run. */
 export function requestLines(r: RunRequestResult, counter: { n: number }, p: Painter): string[] {
-  const lines = [`→ ${where(r)}`];
+  // Newman's marks: → a request at the collection's root, ↳ one inside the folder named above it.
+  const lines = [`${r.path.length ? "↳" : "→"} ${r.name}`];
   const timing = r.responseCode !== null ? `[${r.responseCode}, ${bytes(r.responseSize)}, ${duration(r.responseTimeMs ?? 0)}]` : r.status === "skipped" ? "[skipped]" : "[errored]";
   lines.push(`  ${r.method} ${r.url} ${r.responseCode !== null && r.responseCode < 400 ? timing : p.gray(timing)}`);
   for (const f of failuresOf(r)) {
@@ -93,16 +102,17 @@ export interface SummaryNumbers {
 
 export function summaryNumbers(input: SummaryInput): SummaryNumbers {
   const { results } = input;
-  const presence = input.scripts ?? ((r: RunRequestResult) => ({ preRequest: errorStage(r) === "prerequest", test: r.tests.length > 0 || errorStage(r) === "test" }));
+  const presence = input.scripts ?? ((r: RunRequestResult) => ({ preRequest: errorStage(r) === "prerequest" ? 1 : 0, test: r.tests.length > 0 || errorStage(r) === "test" ? 1 : 0 }));
   const count = (pred: (r: RunRequestResult) => boolean) => results.filter(pred).length;
+  const sum = (n: (r: RunRequestResult) => number) => results.reduce((total, r) => total + n(r), 0);
   const failedIterations = new Set(results.filter((r) => r.status === "failed" || r.status === "error").map((r) => r.iteration)).size;
   const tests = results.flatMap((r) => r.tests);
   return {
     rows: [
       ["iterations", input.iterations, failedIterations],
       ["requests", count((r) => r.status !== "skipped" && (r.responseCode !== null || errorStage(r) === "request")), count((r) => errorStage(r) === "request")],
-      ["test-scripts", count((r) => presence(r).test && (r.responseCode !== null || errorStage(r) === "test")), count((r) => errorStage(r) === "test")],
-      ["prerequest-scripts", count((r) => presence(r).preRequest), count((r) => errorStage(r) === "prerequest")],
+      ["test-scripts", sum((r) => (r.responseCode !== null || errorStage(r) === "test" ? presence(r).test : 0)), count((r) => errorStage(r) === "test")],
+      ["prerequest-scripts", sum((r) => presence(r).preRequest), count((r) => errorStage(r) === "prerequest")],
       ["assertions", tests.filter((t) => t.status !== "skipped").length, tests.filter((t) => t.status === "failed").length],
     ],
     failures: results.flatMap(failuresOf),
