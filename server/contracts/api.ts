@@ -2,6 +2,7 @@
 // that checks each route handler is listed here.
 import { apiTesterEndpoints } from "./api-tester";
 import { testerExecuteEndpoints } from "./tester-execute-endpoints";
+import { testerMockEndpoints } from "./tester-mock-endpoints";
 import { testerImportEndpoints } from "./tester-import-endpoints";
 import { testerScheduleEndpoints, testerTestEndpoints } from "./tester-tests-schedules";
 import { auditEndpoints } from "./audit";
@@ -51,6 +52,7 @@ export const allEndpoints: Endpoint[] = [
   ...Object.values(brokerAdminEndpoints),
   ...apiTesterEndpoints,
   ...Object.values(testerExecuteEndpoints),
+  ...Object.values(testerMockEndpoints),
   ...Object.values(testerImportEndpoints),
   ...Object.values(testerTestEndpoints),
   ...Object.values(testerScheduleEndpoints),

@@ -52,6 +52,7 @@ import { createTest, deleteTest, getTest, listTests, runInlineTest, runTest, upd
 import type { TestRunDetail } from "@/server/contracts/tester-run";
 import { nsDelete, nsRead, nsWrite } from "../namespaced";
 import { createTRPCRouter } from "../trpc";
+import { apiTesterMocksRouter } from "./api-tester-mocks";
 import { apiTesterImportsRouter } from "./api-tester-imports";
 
 // Inputs are plain (not strict) objects: tRPC merges them with the namespace selector.
@@ -143,6 +144,7 @@ export const apiTesterRouter = createTRPCRouter({
   environments: environmentsRouter,
   testRuns: testRunsRouter,
   execution: executionRouter,
+  mocks: apiTesterMocksRouter,
   imports: apiTesterImportsRouter,
   tests: testsRouter,
   schedules: schedulesRouter,

@@ -18,6 +18,7 @@ import { EnvironmentPicker } from "@/components/tester/environment-picker";
 import { RequestEditor } from "@/components/tester/request-editor";
 import { RequestTabs } from "@/components/tester/request-tabs";
 import { ResponseViewer } from "@/components/tester/response-viewer";
+import { GenerateMocksDialog } from "@/components/tester/generate-mocks-dialog";
 import { Button } from "@/components/ui/button";
 import { PageHeader } from "@/components/ui/page-header";
 import { Skeleton } from "@/components/ui/skeleton";
@@ -150,6 +151,18 @@ export function TesterWorkspace() {
   };
   const onCreateRequest = (collectionId: string, folderId: string | null) =>
     createRequest.mutate({ namespace, collectionId, request: { name: "New request", url: "", folderId } }, { onSuccess: (r) => tabs.open({ id: r.id, collectionId, folderId, name: r.name, draft: definitionOf(r) }) });
+  const createMockNow = useMutation(
+    trpc.apiTester.mocks.fromResponse.mutationOptions({
+      onError: toastError,
+      onSuccess: (r) => toast.success(`Mock “${r.mock.id}” created`, { action: { label: "Open", onClick: () => router.push(hrefWithNs(`/mocks/${encodeURIComponent(r.mock.id)}`)) } }),
+    }),
+  );
+  const createMockFromResponse = () => {
+    const r = active?.result;
+    if (r?.response && r.request) createMockNow.mutate({ namespace, input: { request: r.request, response: r.response } });
+  };
+  const [generateFor, setGenerateFor] = useState<string | null>(null);
+  const generateMocks = useMutation(trpc.apiTester.mocks.fromCollection.mutationOptions());
   const saveAsMock = () => {
     const r = active?.result;
     if (!r?.response || !r.request) return;
@@ -231,6 +244,7 @@ export function TesterWorkspace() {
             onDuplicate={onDuplicate}
             onDelete={onDelete}
             onRun={(collectionId) => router.push(hrefWithNs(`/tester/runner?collection=${collectionId}`))}
+            onGenerateMocks={(collectionId) => (generateMocks.reset(), setGenerateFor(collectionId))}
           />
         ) : (
           <HistoryList namespace={namespace} onOpen={(h) => openNew({ ...BLANK_REQUEST, method: h.method, url: h.url }, `${h.method} ${h.url}`)} />
@@ -280,6 +294,8 @@ export function TesterWorkspace() {
                 error={active.callError ?? active.result?.sendError ?? null}
                 tests={active.result ?? null}
                 onSaveAsMock={active.result?.response ? saveAsMock : undefined}
+                onCreateMockNow={active.result?.response ? createMockFromResponse : undefined}
+                creatingMock={createMockNow.isPending}
                 bodyHeight={260}
               />
             </div>
@@ -294,6 +310,16 @@ export function TesterWorkspace() {
           </div>
         )}
       </main>
+      <GenerateMocksDialog
+        open={generateFor !== null}
+        onOpenChange={(o) => !o && setGenerateFor(null)}
+        collectionName={list.data?.collections.find((c) => c.id === generateFor)?.name ?? "collection"}
+        pending={generateMocks.isPending}
+        error={generateMocks.error}
+        result={generateMocks.data ?? null}
+        onGenerate={({ execute }) => generateFor && generateMocks.mutate({ namespace, input: { collectionId: generateFor, execute } })}
+        mocksHref={hrefWithNs("/mocks")}
+      />
       <NameDialog
         open={naming !== null}
         onOpenChange={(o) => !o && setNaming(null)}
