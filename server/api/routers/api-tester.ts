@@ -47,6 +47,7 @@ import { ExecuteRequestInput, ExecuteWithScriptsInput } from "@/server/contracts
 import { executeRequest, executeWithScripts } from "@/server/services/tester/execute";
 import { cancelTestRun } from "@/server/services/tester/run-collections";
 import { nsDelete, nsRead, nsWrite } from "../namespaced";
+import { apiTesterHelpersRouter } from "./api-tester-helpers";
 import { createTRPCRouter } from "../trpc";
 
 // Inputs are plain (not strict) objects: tRPC merges them with the namespace selector.
@@ -117,4 +118,5 @@ export const apiTesterRouter = createTRPCRouter({
   environments: environmentsRouter,
   testRuns: testRunsRouter,
   execution: executionRouter,
+  helpers: apiTesterHelpersRouter,
 });
