@@ -198,20 +198,27 @@ export const McpConnectResult = z.object({
 });
 
 export const McpToolsListInput = McpConnectInput;
-export const McpTool = z.object({ name: z.string(), title: z.string().optional(), description: z.string().optional(), inputSchema: z.record(z.string(), z.unknown()), outputSchema: z.record(z.string(), z.unknown()).optional(), annotations: z.record(z.string(), z.unknown()).optional() }).passthrough();
+const Meta = z.record(z.string(), z.unknown());
+export const McpTool = z.object({
+  name: z.string(),
+  title: z.string().optional(),
+  description: z.string().optional(),
+  inputSchema: Meta.describe("JSON Schema of the arguments"),
+  outputSchema: Meta.optional(),
+  annotations: Meta.optional(),
+  _meta: Meta.optional(),
+});
 export const McpToolsListResult = z.object({ tools: z.array(McpTool) });
 
 export const McpToolsCallInput = z.object({ ...McpTarget, name: z.string().min(1).max(512), arguments: z.record(z.string(), z.unknown()).default({}) }).strict();
 export type McpToolsCallInput = z.infer<typeof McpToolsCallInput>;
-export const McpToolsCallResult = z
-  .object({ content: z.array(z.record(z.string(), z.unknown())), structuredContent: z.record(z.string(), z.unknown()).optional(), isError: z.boolean() })
-  .passthrough();
+export const McpToolsCallResult = z.object({ content: z.array(Meta), structuredContent: Meta.optional(), isError: z.boolean(), _meta: Meta.optional() });
 
 export const McpResourcesListInput = McpConnectInput;
-export const McpResourcesListResult = z.object({
-  resources: z.array(z.object({ uri: z.string(), name: z.string() }).passthrough()),
-  resourceTemplates: z.array(z.object({ uriTemplate: z.string(), name: z.string() }).passthrough()),
-});
+const ResourceCommon = { name: z.string(), title: z.string().optional(), description: z.string().optional(), mimeType: z.string().optional(), annotations: Meta.optional(), _meta: Meta.optional() };
+export const McpResource = z.object({ uri: z.string(), ...ResourceCommon, size: z.number().optional() });
+export const McpResourceTemplate = z.object({ uriTemplate: z.string(), ...ResourceCommon });
+export const McpResourcesListResult = z.object({ resources: z.array(McpResource), resourceTemplates: z.array(McpResourceTemplate) });
 
 // ---------------------------------------------------------------- endpoints
 

@@ -4,7 +4,8 @@
 // the target is checked before the request, when the connection opens and
 // after every redirect, and nothing stays open between the panel's clicks.
 // A tool that fails answers isError: true — a result, not an API error.
-import type { HelperHeaders, McpConnectInput, McpToolsCallInput } from "@/server/contracts/tester-helpers";
+import type { z } from "zod";
+import { McpResource, McpResourceTemplate, McpTool, type HelperHeaders, type McpConnectInput, type McpToolsCallInput } from "@/server/contracts/tester-helpers";
 import { allPages } from "../../generators-mcp-source";
 import { withMcpSession, type McpSession } from "../../mcp-session";
 
@@ -14,6 +15,17 @@ function plainHeaders(headers: HelperHeaders | undefined): Record<string, string
   if (!headers) return {};
   if (!Array.isArray(headers)) return headers;
   return Object.fromEntries(headers.map((h) => [h.key, h.value]));
+}
+
+/** The documented fields of what the server listed (the answer's schema is closed); a field of the wrong shape is dropped rather than failing the list. */
+function pick<T extends z.ZodObject>(schema: T, value: Record<string, unknown>): z.infer<T> {
+  const out: Record<string, unknown> = {};
+  for (const [k, field] of Object.entries(schema.shape)) {
+    if (value[k] === undefined) continue;
+    const parsed = (field as z.ZodType).safeParse(value[k]);
+    if (parsed.success) out[k] = parsed.data;
+  }
+  return out as z.infer<T>;
 }
 
 function session<T>(input: McpConnectInput, work: (s: McpSession) => Promise<T>): Promise<T> {
@@ -38,7 +50,7 @@ export function mcpListTools(input: McpConnectInput) {
     if (!client.getServerCapabilities()?.tools) return { tools: [] };
     try {
       const tools = await allPages(async (cursor) => ((r) => ({ items: r.tools, nextCursor: r.nextCursor }))(await client.listTools(cursor ? { cursor } : undefined, options())));
-      return { tools: tools as { name: string; inputSchema: Record<string, unknown> }[] };
+      return { tools: tools.map((t) => pick(McpTool, t)) };
     } catch (err) {
       throw fail(err, "list its tools");
     }
@@ -49,7 +61,12 @@ export function mcpCallTool(input: McpToolsCallInput) {
   return session(input, async ({ client, options, fail }) => {
     try {
       const result = await client.callTool({ name: input.name, arguments: input.arguments }, undefined, options());
-      return { ...result, content: (result.content ?? []) as Record<string, unknown>[], isError: result.isError === true };
+      return {
+        content: (result.content ?? []) as Record<string, unknown>[],
+        ...(result.structuredContent ? { structuredContent: result.structuredContent as Record<string, unknown> } : {}),
+        isError: result.isError === true,
+        ...(result._meta ? { _meta: result._meta } : {}),
+      };
     } catch (err) {
       throw fail(err, `call the tool "${input.name}"`);
     }
@@ -66,7 +83,7 @@ export function mcpListResources(input: McpConnectInput) {
         if (err?.code === -32601) return [];
         throw err;
       });
-      return { resources: resources as { uri: string; name: string }[], resourceTemplates: resourceTemplates as { uriTemplate: string; name: string }[] };
+      return { resources: resources.map((r) => pick(McpResource, r)), resourceTemplates: resourceTemplates.map((r) => pick(McpResourceTemplate, r)) };
     } catch (err) {
       throw fail(err, "list its resources");
     }
