@@ -11,13 +11,32 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { AppError } from "@/server/errors";
 import { checkedUserUrl, refuse } from "@/server/lib/fetch-document";
 import { createGuardedFetch, type GuardedFetch } from "@/server/lib/guarded-fetch";
+import { assertAllowedTarget, BlockedTargetError } from "@/server/lib/ssrf";
 import { packageVersion } from "@/server/release";
 
 export const mcpExternal = (message: string) => new AppError("external", message, { status: 502 });
 
+/**
+ * The SDK's transports refuse a redirect to another origin themselves
+ * ("Redirect to <url> not followed"), before our fetch sees the new URL; when
+ * that URL is one the policy refuses too, the caller hears the policy's reason.
+ */
+function refusedRedirect(err: unknown): BlockedTargetError | undefined {
+  const target = /Redirect to (\S+) not followed/.exec(err instanceof Error ? err.message : String(err))?.[1];
+  if (!target) return undefined;
+  try {
+    assertAllowedTarget(new URL(target));
+  } catch (e) {
+    if (e instanceof BlockedTargetError) return e;
+  }
+  return undefined;
+}
+
 /** The error a failed session is answered with: the policy's refusal or the size cap first, whatever the SDK made of them. */
 export function mcpFailure(guard: GuardedFetch, field: string, fallback: () => AppError, err: unknown): AppError {
   if (guard.blocked) return refuse(field, guard.blocked.message);
+  const redirect = refusedRedirect(err);
+  if (redirect) return refuse(field, `${field} redirects to a target the outbound policy refuses: ${redirect.message}`);
   if (guard.tooLarge) return new AppError("payload_too_large", `the MCP server's answers are larger than ${guard.tooLarge.limit} bytes`);
   if (err instanceof AppError) return err;
   return fallback();
@@ -58,7 +77,7 @@ async function connect(url: URL, guard: GuardedFetch, opts: ConnectOptions): Pro
   try {
     return { client: await attempt(new StreamableHTTPClientTransport(url, { fetch: guard.fetch, requestInit })), transport: "streamable-http" };
   } catch (streamable) {
-    if (guard.blocked || guard.tooLarge) throw mcpFailure(guard, opts.field, () => mcpExternal(""), streamable);
+    if (guard.blocked || guard.tooLarge || refusedRedirect(streamable)) throw mcpFailure(guard, opts.field, () => mcpExternal(""), streamable);
     try {
       return { client: await attempt(new SSEClientTransport(url, { fetch: guard.fetch, requestInit })), transport: "sse" };
     } catch (sse) {
