@@ -16,8 +16,8 @@ type Panel = "graphql" | "grpc" | "soap" | "mcp";
 export function ProtocolHelpers({ api, value, onChange }: { api: ProtocolHelperApi; value: RequestDefinition; onChange: (next: RequestDefinition) => void }) {
   const [panel, setPanel] = useState<Panel>(value.kind === "soap" ? "soap" : value.kind === "graphql" || value.body.mode === "graphql" ? "graphql" : "mcp");
   const headers = Object.fromEntries(value.headers.filter((h) => h.enabled && h.key.trim()).map((h) => [h.key, h.value]));
-  const useQuery = (query: string) => onChange({ ...value, kind: value.kind === "soap" ? value.kind : "graphql", method: "POST", body: { ...value.body, mode: "graphql", graphql: { ...(value.body.graphql ?? {}), query } } });
-  const useSoap = (c: SoapChoice) =>
+  const applyQuery = (query: string) => onChange({ ...value, kind: value.kind === "soap" ? value.kind : "graphql", method: "POST", body: { ...value.body, mode: "graphql", graphql: { ...(value.body.graphql ?? {}), query } } });
+  const applySoap = (c: SoapChoice) =>
     onChange({ ...value, kind: "soap", method: "POST", url: value.url.trim() ? value.url : (c.address ?? ""), soap: { version: c.version, ...(c.action ? { action: c.action } : {}) }, body: { ...value.body, mode: "raw", language: "xml", raw: c.envelope } });
   return (
     <Tabs value={panel} onValueChange={(p) => setPanel(p as Panel)}>
@@ -36,13 +36,13 @@ export function ProtocolHelpers({ api, value, onChange }: { api: ProtocolHelperA
         </TabsTrigger>
       </TabsList>
       <TabsContent value="graphql" className="mt-3">
-        <GraphqlExplorer api={api} url={value.url} headers={headers} onUseQuery={useQuery} />
+        <GraphqlExplorer api={api} url={value.url} headers={headers} onUseQuery={applyQuery} />
       </TabsContent>
       <TabsContent value="grpc" className="mt-3">
         <GrpcPanel api={api} />
       </TabsContent>
       <TabsContent value="soap" className="mt-3">
-        <SoapPanel api={api} onUse={useSoap} />
+        <SoapPanel api={api} onUse={applySoap} />
       </TabsContent>
       <TabsContent value="mcp" className="mt-3">
         <McpPanel api={api} />
