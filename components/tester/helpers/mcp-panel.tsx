@@ -113,7 +113,8 @@ export function McpPanel({ api }: { api: ProtocolHelperApi }) {
       const listed = info.capabilities.tools ? (await api.mcpToolsList(target())).tools : [];
       setTools(listed);
       setToolName(listed[0]?.name ?? "");
-      setResources(info.capabilities.resources ? await api.mcpResourcesList(target()) : null);
+      // Resources are extra: a server that announces them but fails to list them still shows its tools.
+      setResources(info.capabilities.resources ? await api.mcpResourcesList(target()).catch(() => null) : null);
     } catch (err) {
       setError(err);
       setServer(null);
