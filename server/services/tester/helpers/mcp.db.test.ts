@@ -18,9 +18,11 @@ import * as resourcesRoute from "@/app/api/v1/api-tester/mcp/resources/list/rout
 import * as callRoute from "@/app/api/v1/api-tester/mcp/tools/call/route";
 import * as toolsRoute from "@/app/api/v1/api-tester/mcp/tools/list/route";
 import { call, makeUser, sessionCookie } from "@/server/testing/fixtures";
+import { useStubServer } from "@/server/testing/stub-server";
 import { useTestDatabase } from "@/server/testing/use-test-database";
 
 useTestDatabase();
+const stub = useStubServer("helpers-mcp-stub");
 
 const NS = "helpers-mcp";
 let cookie: string;
@@ -154,6 +156,31 @@ describe("MCP helpers", () => {
     const priv = await post(toolsRoute, "/api/v1/api-tester/mcp/tools/list", { url: `${origin}/mcp` });
     expect(priv.status).toBe(400);
     expect(priv.body.error).toContain("OUTBOUND_ALLOW_PRIVATE=0");
+  });
+
+  it("works against our own MCP mock: the tool from the mock, its form schema, and the mock's answer", async () => {
+    await stub.save({
+      pathPrefix: "/desk",
+      mcp: {
+        method: "tools/call",
+        tool: "open_ticket",
+        description: "Open a support ticket",
+        inputSchema: { type: "object", properties: { title: { type: "string" }, priority: { type: "string", enum: ["low", "high"] } }, required: ["title", "priority"] },
+      },
+      response: { payload: { opened: "ticket-42" } },
+    });
+    const url = `${stub.base}/desk`;
+    const connected = await post(connectRoute, "/api/v1/api-tester/mcp/connect", { url });
+    expect(connected.status, connected.text).toBe(200);
+    expect(connected.body.capabilities.tools).toBeDefined();
+    const listed = await post(toolsRoute, "/api/v1/api-tester/mcp/tools/list", { url });
+    expect(listed.body.tools).toEqual([expect.objectContaining({ name: "open_ticket", description: "Open a support ticket", inputSchema: expect.objectContaining({ required: ["title", "priority"] }) })]);
+    const called = await post(callRoute, "/api/v1/api-tester/mcp/tools/call", { url, name: "open_ticket", arguments: { title: "Printer", priority: "high" } });
+    expect(called.status).toBe(200);
+    expect(called.body.isError).toBe(false);
+    expect(JSON.stringify(called.body.content)).toContain("ticket-42");
+    // What the panel does next when the server announces resources.
+    if (connected.body.capabilities.resources) expect((await post(resourcesRoute, "/api/v1/api-tester/mcp/resources/list", { url })).status).toBe(200);
   });
 
   it("answers 502 when nothing speaks MCP at the URL", async () => {
