@@ -5,6 +5,7 @@
 import { useState } from "react";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
 import type { RequestDefinition } from "@/server/contracts/tester-request";
+import { formatXml } from "../beautify";
 import { GraphqlExplorer } from "./graphql-explorer";
 import { GrpcPanel } from "./grpc-panel";
 import type { ProtocolHelperApi } from "./helper-api";
@@ -18,7 +19,7 @@ export function ProtocolHelpers({ api, value, onChange }: { api: ProtocolHelperA
   const headers = Object.fromEntries(value.headers.filter((h) => h.enabled && h.key.trim()).map((h) => [h.key, h.value]));
   const applyQuery = (query: string) => onChange({ ...value, kind: value.kind === "soap" ? value.kind : "graphql", method: "POST", body: { ...value.body, mode: "graphql", graphql: { ...(value.body.graphql ?? {}), query } } });
   const applySoap = (c: SoapChoice) =>
-    onChange({ ...value, kind: "soap", method: "POST", url: value.url.trim() ? value.url : (c.address ?? ""), soap: { version: c.version, ...(c.action ? { action: c.action } : {}) }, body: { ...value.body, mode: "raw", language: "xml", raw: c.envelope } });
+    onChange({ ...value, kind: "soap", method: "POST", url: value.url.trim() ? value.url : (c.address ?? ""), soap: { version: c.version, ...(c.action ? { action: c.action } : {}) }, body: { ...value.body, mode: "raw", language: "xml", raw: formatXml(c.envelope) ?? c.envelope } });
   return (
     <Tabs value={panel} onValueChange={(p) => setPanel(p as Panel)}>
       <TabsList aria-label="Protocol helpers" className="h-8 w-auto">
