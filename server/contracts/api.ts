@@ -5,6 +5,7 @@ import { testerExecuteEndpoints } from "./tester-execute-endpoints";
 import { testerMockEndpoints } from "./tester-mock-endpoints";
 import { testerImportEndpoints } from "./tester-import-endpoints";
 import { testerScheduleEndpoints, testerTestEndpoints } from "./tester-tests-schedules";
+import { testerHelperEndpoints } from "./tester-helpers";
 import { auditEndpoints } from "./audit";
 import { brokerAdminEndpoints } from "./broker-admin";
 import { authEndpoints } from "./auth";
@@ -56,4 +57,5 @@ export const allEndpoints: Endpoint[] = [
   ...Object.values(testerImportEndpoints),
   ...Object.values(testerTestEndpoints),
   ...Object.values(testerScheduleEndpoints),
+  ...Object.values(testerHelperEndpoints),
 ];

@@ -33,7 +33,7 @@ const OPERATIONS = [
   ["subscription", "getSubscriptionType"],
 ] as const;
 
-function schemaOf(document: unknown): GraphQLSchema {
+export function schemaOf(document: unknown): GraphQLSchema {
   try {
     if (typeof document === "string") return buildSchema(document, { assumeValidSDL: false });
     const obj = document as { __schema?: unknown; data?: { __schema?: unknown } };

@@ -51,6 +51,7 @@ import { createSchedule, deleteSchedule, getSchedule, listSchedules, triggerSche
 import { createTest, deleteTest, getTest, listTests, runInlineTest, runTest, updateTest } from "@/server/services/tester/standalone-tests";
 import type { TestRunDetail } from "@/server/contracts/tester-run";
 import { nsDelete, nsRead, nsWrite } from "../namespaced";
+import { apiTesterHelpersRouter } from "./api-tester-helpers";
 import { createTRPCRouter } from "../trpc";
 import { apiTesterMocksRouter } from "./api-tester-mocks";
 import { apiTesterImportsRouter } from "./api-tester-imports";
@@ -148,4 +149,5 @@ export const apiTesterRouter = createTRPCRouter({
   imports: apiTesterImportsRouter,
   tests: testsRouter,
   schedules: schedulesRouter,
+  helpers: apiTesterHelpersRouter,
 });

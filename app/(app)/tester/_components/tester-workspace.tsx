@@ -24,6 +24,7 @@ import { PageHeader } from "@/components/ui/page-header";
 import { Skeleton } from "@/components/ui/skeleton";
 import type { RequestDefinition } from "@/server/contracts/tester-request";
 import { useNamespace } from "../../_components/namespace-context";
+import { useProtocolHelpers } from "./use-protocol-helpers";
 import { HistoryList } from "./history-list";
 import { mockDraftFromResponse, stashMockDraft } from "./mock-from-response";
 import { NameDialog } from "./name-dialog";
@@ -82,6 +83,7 @@ export function TesterWorkspace() {
   const activate = useMutation(trpc.apiTester.environments.activate.mutationOptions({ onError: toastError, onSuccess: () => void invalidateEnvs() }));
   const deactivate = useMutation(trpc.apiTester.environments.deactivate.mutationOptions({ onError: toastError, onSuccess: () => void invalidateEnvs() }));
   const send = useMutation(trpc.apiTester.execution.send.mutationOptions());
+  const helpers = useProtocolHelpers(namespace);
 
   const openSaved = async (id: string) => {
     if (tabs.tabs.some((t) => t.id === id)) return tabs.setActiveId(id);
@@ -285,6 +287,7 @@ export function TesterWorkspace() {
               sending={active.sending}
               inheritedAuth={inheritedAuth}
               editorHeight={220}
+              helpers={helpers}
             />
             <div className="border-t pt-3">
               <ResponseViewer
