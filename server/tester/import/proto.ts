@@ -14,8 +14,11 @@ import { collectionDocument, folderItem, jsonText, requestItem, variable, type C
 /** Where the gRPC mock listener answers by default (protocol runner, port 5773). */
 export const DEFAULT_GRPC_URL = "http://localhost:5773";
 
-export function protoToCollection(document: unknown, name?: string): ConvertedCollection & { files: { name: string; content: string }[] } {
-  const { files, root, services } = readProtoDocument(document);
+/** `only`: the services to import (those of the uploaded files, when `document` also holds the namespace's other files for their imports). */
+export function protoToCollection(document: unknown, opts: { name?: string; only?: ReadonlySet<string> } = {}): ConvertedCollection & { files: { name: string; content: string }[] } {
+  const read = readProtoDocument(document);
+  const { files, root } = read;
+  const services = opts.only ? read.services.filter((s) => opts.only!.has(s.name)) : read.services;
   const warnings: ImportWarning[] = [];
   const items = services.map((svc) =>
     folderItem(
@@ -34,7 +37,7 @@ export function protoToCollection(document: unknown, name?: string): ConvertedCo
       }),
     ),
   );
-  const title = name ?? (services.length === 1 ? services[0].name : files[0].name.replace(/\.proto$/, ""));
+  const title = opts.name ?? (services.length === 1 ? services[0].name : files[0].name.replace(/\.proto$/, ""));
   const description = `gRPC services from ${files.map((f) => f.name).join(", ")}. Each request is a gRPC method: its path is /<package.Service>/<Method> and its body the request message in JSON.`;
   return { document: collectionDocument({ name: title, description, variables: [variable("grpcUrl", DEFAULT_GRPC_URL)], items }), warnings, files };
 }
