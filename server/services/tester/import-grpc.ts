@@ -22,7 +22,8 @@ export async function importGrpc(actor: Actor, scope: NamespaceScope, input: Imp
   let list;
   let servicesOfUpload: Map<string, { name: string }[]>;
   if (query.preview) {
-    servicesOfUpload = await checkProtoFiles(db(), scope, uploaded, () => field);
+    const all = await checkProtoFiles(db(), scope, uploaded, () => field);
+    servicesOfUpload = new Map([...all].filter(([file]) => names.has(file)));
     list = await listProtos(scope);
   } else {
     list = await importProtos(scope, input);
