@@ -2,18 +2,23 @@
 // body, {data}, {content}; 200, the spec's 207 partial failure, 400 naming
 // the location), export → import → export round trip, preview writing
 // nothing, and a failure while writing leaving no rows behind.
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import * as listRoute from "@/app/api/v1/api-tester/collections/route";
 import * as exportRoute from "@/app/api/v1/api-tester/collections/[id]/export/route";
 import * as foldersRoute from "@/app/api/v1/api-tester/collections/[id]/folders/route";
 import * as requestsRoute from "@/app/api/v1/api-tester/collections/[id]/requests/route";
 import * as nativeRoute from "@/app/api/v1/api-tester/import/mockarty/route";
+import * as postmanRoute from "@/app/api/v1/api-tester/import/postman/route";
+import * as postmanEnvRoute from "@/app/api/v1/api-tester/import/postman-env/route";
 import { SECRET_MASK } from "@/server/contracts/tester-request";
 import { db } from "@/server/db/client";
 import { actorFor, call, makeNamespace, makeUser, sessionCookie } from "@/server/testing/fixtures";
 import { useTestDatabase } from "@/server/testing/use-test-database";
 import { resolveNamespace } from "../namespace-access";
 import { loadCollectionForRun } from "./collection-tree";
+import { loadEnvironmentForRun } from "./environments";
 import { importCollectionDocument } from "./import-collection";
 
 useTestDatabase();
@@ -202,5 +207,74 @@ describe("native import: 207 partial failure and 400", () => {
     expect((await importNative({ body: doc, cookie: outsider })).status).toBe(404);
     expect((await importNative({ body: { data: JSON.stringify(doc), namespace: NS }, cookie: outsider, query: "" })).status).toBe(404);
     expect((await importNative({ body: doc, query: "" })).body).toMatchObject({ name: "Nope" });
+  });
+});
+
+const newmanFixture = (name: string) => readFileSync(path.join(import.meta.dirname, "../../tester/import/__fixtures__/newman", name), "utf8");
+const importPostman = (body: unknown, query = `namespace=${NS}`) => call(postmanRoute.POST, `/api/v1/api-tester/import/postman?${query}`, { method: "POST", body, cookie: owner });
+const importEnv = (body: unknown, query = `namespace=${NS}`) => call(postmanEnvRoute.POST, `/api/v1/api-tester/import/postman-env?${query}`, { method: "POST", body, cookie: owner });
+
+describe("Postman imports over REST", () => {
+  it("a Newman fixture (raw body) becomes a collection with folders, scripts, auth and variables; unsupported auth is a warning", async () => {
+    const res = await call(postmanRoute.POST, `/api/v1/api-tester/import/postman?namespace=${NS}`, { method: "POST", rawBody: newmanFixture("inherited-entities.postman_collection.json"), headers: { "content-type": "application/json" }, cookie: owner });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body).toMatchObject({ name: "Inherited Entities", source: "postman", imported: { folders: 3, requests: 8, variables: 3 }, requestsCount: 11, summary: { failedCount: 0, warningCount: 2 } });
+    expect(res.body.warnings.map((w: { path: string }) => w.path)).toEqual(["item[1]", "item[2].item[0]"]);
+    const scope = await resolveNamespace(actorFor(ownerUser), NS);
+    const loaded = await loadCollectionForRun(scope, res.body.collectionId);
+    expect(loaded.auth).toEqual({ type: "basic", basic: { username: "postman", password: "password" } });
+    expect(loaded.scripts.preRequest).toContain("collectionScriptURL");
+    expect(loaded.requests.map((r) => [r.path.join("/"), r.name])).toEqual([
+      ["Collection level stuff", "Variables"],
+      ["Collection level stuff", "Auth"],
+      ["Collection level stuff", "Events"],
+      ["Folder level stuff", "Auth"],
+      ["Folder level stuff", "Event"],
+      ["Request level stuff", "Auth"],
+      ["", "Auth override"],
+      ["", "Environment override"],
+    ]);
+  });
+
+  it("{data} wrapper and preview: the tree comes back, nothing is written", async () => {
+    const before = await rowCounts();
+    const res = await importPostman({ data: newmanFixture("multi-level-folders-v2.postman_collection.json") }, `namespace=${NS}&preview=true`);
+    expect(res.status, res.text).toBe(200);
+    expect(res.body).toMatchObject({ collectionId: null, preview: true, imported: { folders: 4, requests: 6 } });
+    expect(res.body.tree[1]).toMatchObject({ type: "folder", name: "F2", items: [{ type: "folder", name: "F2.F3" }, { type: "folder", name: "F4", items: [] }, { type: "request", name: "F2.R1" }] });
+    expect(await rowCounts()).toEqual(before);
+  });
+
+  it("207 when an item does not convert; 400 naming the location for a v1 collection, nothing written", async () => {
+    const partial = await importPostman({ info: { name: "Mixed", schema: "https://schema.getpostman.com/json/collection/v2.1.0/collection.json" }, item: [{ name: "ok", request: { url: "http://x.test" } }, { name: "bad", request: { url: "http://x.test", method: "NOT A METHOD" } }] });
+    expect(partial.status, partial.text).toBe(207);
+    expect(partial.body).toMatchObject({ summary: { importedRequests: 1, failedCount: 1 }, failures: [{ path: "item[1]", name: "bad", type: "request" }] });
+    expect(partial.body.collectionId).toEqual(expect.any(String));
+    const before = await rowCounts();
+    const v1 = await importPostman({ id: "x", name: "old", order: [], requests: [] });
+    expect(v1.status).toBe(400);
+    expect(v1.body.details).toEqual([{ location: "body", field: "requests", message: "a v1 collection" }]);
+    const notJson = await importPostman({ content: "<xml/>" });
+    expect(notJson.status).toBe(400);
+    expect(notJson.body.error).toMatch(/not JSON/);
+    expect(await rowCounts()).toEqual(before);
+  });
+
+  it("a Postman environment: secret values stored sealed, disabled ones left out with a warning; preview writes nothing", async () => {
+    const doc = { name: "Staging", values: [{ key: "host", value: "staging.test", enabled: true }, { key: "token", value: "t0k-secret", type: "secret", enabled: true }, { key: "old", value: "x", enabled: false }] };
+    const preview = await importEnv(doc, `namespace=${NS}&preview=true`);
+    expect(preview.status, preview.text).toBe(200);
+    expect(preview.body).toMatchObject({ environmentId: null, preview: true, imported: { variables: 2, secrets: 1 } });
+    expect(await db().testerEnvironment.count({ where: { name: "Staging" } })).toBe(0);
+    const res = await importEnv({ content: JSON.stringify(doc) });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body).toMatchObject({ name: "Staging", source: "postman-env", imported: { variables: 2, secrets: 1 }, variables: [{ key: "host", secret: false }, { key: "token", secret: true }], warnings: [{ path: "values[2]", message: "'old' is disabled; left out" }] });
+    const row = await db().testerEnvironment.findUniqueOrThrow({ where: { id: res.body.environmentId } });
+    expect(JSON.stringify(row.variables)).not.toContain("t0k-secret");
+    const scope = await resolveNamespace(actorFor(ownerUser), NS);
+    expect((await loadEnvironmentForRun(scope, res.body.environmentId)).values).toEqual({ host: "staging.test", token: "t0k-secret" });
+    const bad = await importEnv({ info: { name: "a collection" }, item: [] });
+    expect(bad.status).toBe(400);
+    expect(bad.body.details[0]).toMatchObject({ location: "body", field: "values" });
   });
 });
