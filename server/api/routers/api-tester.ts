@@ -48,6 +48,7 @@ import { executeRequest, executeWithScripts } from "@/server/services/tester/exe
 import { cancelTestRun } from "@/server/services/tester/run-collections";
 import { nsDelete, nsRead, nsWrite } from "../namespaced";
 import { createTRPCRouter } from "../trpc";
+import { testerFormatImportsRouter } from "./tester-format-imports";
 
 // Inputs are plain (not strict) objects: tRPC merges them with the namespace selector.
 /** The UI sends a boolean where REST has a query-string flag. */
@@ -117,4 +118,5 @@ export const apiTesterRouter = createTRPCRouter({
   environments: environmentsRouter,
   testRuns: testRunsRouter,
   execution: executionRouter,
+  formatImports: testerFormatImportsRouter,
 });
