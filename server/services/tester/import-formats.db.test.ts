@@ -20,9 +20,11 @@ import * as openapiRoute from "@/app/api/v1/api-tester/import/openapi/route";
 import * as soapuiRoute from "@/app/api/v1/api-tester/import/soapui/route";
 import * as wsdlRoute from "@/app/api/v1/api-tester/import/wsdl/route";
 import * as executeRoute from "@/app/api/v1/api-tester/requests/execute/route";
+import { createCaller } from "@/server/api/root";
+import type { TrpcContext } from "@/server/api/trpc";
 import { db } from "@/server/db/client";
 import { importFixture, generatorFixture } from "@/server/tester/import/test-helpers";
-import { call, makeNamespace, makeUser, sessionCookie } from "@/server/testing/fixtures";
+import { actorFor, call, makeNamespace, makeUser, sessionCookie } from "@/server/testing/fixtures";
 import { useTestDatabase } from "@/server/testing/use-test-database";
 
 useTestDatabase();
@@ -30,6 +32,7 @@ useTestDatabase();
 const NS = "format-imports";
 let owner: string;
 let outsider: string;
+let ownerActor: ReturnType<typeof actorFor>;
 
 type Route = { POST: Parameters<typeof call>[0] };
 const post = (route: Route, format: string, opts: { body?: unknown; rawBody?: string; query?: string; cookie?: string; contentType?: string }) =>
@@ -69,6 +72,7 @@ beforeAll(async () => {
   const x = await makeUser();
   await makeNamespace("format-elsewhere", { [x.user.id]: "owner" });
   owner = await sessionCookie(o.user.id);
+  ownerActor = actorFor(o.user);
   outsider = await sessionCookie(x.user.id);
   await new Promise<void>((r) => live.listen(0, "127.0.0.1", r));
   liveUrl = `http://127.0.0.1:${(live.address() as AddressInfo).port}/mcp`;
@@ -227,5 +231,17 @@ describe("format imports", () => {
   it("a namespace the caller cannot read is 404", async () => {
     const res = await post(harRoute, "har", { body: { log: { entries: [] } }, cookie: outsider });
     expect(res.status).toBe(404);
+  });
+
+  it("tRPC: the import wizard's procedures call the same services", async () => {
+    const trpc = createCaller({ actor: ownerActor, authError: null, ip: "127.0.0.1", userAgent: null, requestId: "test" } satisfies TrpcContext).apiTester.formatImports;
+    const preview = await trpc.document({ namespace: NS, format: "soapui", document: importFixture("Sample-REST-Project-soapui-project.xml"), preview: true });
+    expect(preview).toMatchObject({ preview: true, collectionId: null, source: "soapui", imported: { requests: 4 } });
+    const saved = await trpc.document({ namespace: NS, format: "mcp", url: liveUrl, name: "Weather" });
+    expect(saved).toMatchObject({ name: "Weather", preview: false });
+    expect(await db().testerCollection.count({ where: { id: saved.collectionId! } })).toBe(1);
+    const plan = await trpc.jmx({ namespace: NS, document: importFixture("build-webservice-test-plan.jmx") });
+    expect(plan.collections).toHaveLength(1);
+    await expect(trpc.document({ namespace: NS, format: "wsdl", document: "<oops>" })).rejects.toMatchObject({ code: "BAD_REQUEST" });
   });
 });

@@ -23,6 +23,14 @@ export function languageOf(mime: string): (typeof RAW_LANGUAGES)[number] {
 
 type HarEntry = ReturnType<typeof readHar>[number];
 
+function readablePath(path: string): string {
+  try {
+    return decodeURI(path);
+  } catch {
+    return path;
+  }
+}
+
 function bodyOf(entry: HarEntry): RequestBody | undefined {
   const post = entry.request.postData;
   if (!post) return undefined;
@@ -57,7 +65,7 @@ export function harToCollection(document: unknown, name = "HAR import"): Convert
     const params: KeyValue[] = [...url.searchParams].map(([key, value]) => ({ key, value, enabled: true }));
     const body = bodyOf(entry);
     const list = hosts.get(url.host) ?? hosts.set(url.host, []).get(url.host)!;
-    list.push(requestItem(`${method} ${decodeURI(url.pathname)}`, { kind: "http", method, url: `${url.origin}${url.pathname}`, headers, params, ...(body ? { body } : {}) }));
+    list.push(requestItem(`${method} ${readablePath(url.pathname)}`, { kind: "http", method, url: `${url.origin}${url.pathname}`, headers, params, ...(body ? { body } : {}) }));
   });
   if (!hosts.size) throw new GeneratorInputError("the HAR has no HTTP(S) requests to import", { pointer: "/log/entries" });
   const items = hosts.size === 1 ? [...hosts.values()][0] : [...hosts].map(([host, list]) => folderItem(host, list));

@@ -23,9 +23,15 @@ const session = pm.response.headers.get("Mcp-Session-Id");
 if (session) pm.collectionVariables.set("mcpSessionId", session);
 pm.test("initialized", () => pm.expect(pm.response.code).to.equal(200));`;
 
-let nextId = 1;
-function call(name: string, method: string, params: Json | undefined, extra: { test?: string; session?: boolean } = {}): ItemInput {
-  const body = { jsonrpc: "2.0", id: nextId++, method, ...(params ? { params } : {}) };
+type Call = (name: string, method: string, params: Json | undefined, extra?: { test?: string; session?: boolean }) => ItemInput;
+
+/** A request maker numbering its JSON-RPC ids 1, 2, 3… in collection order. */
+function calls(): Call {
+  let nextId = 1;
+  return (name, method, params, extra = {}) => jsonRpcCall(name, { jsonrpc: "2.0", id: nextId++, method, ...(params ? { params } : {}) }, extra);
+}
+
+function jsonRpcCall(name: string, body: Json, extra: { test?: string; session?: boolean }): ItemInput {
   return requestItem(name, {
     kind: "http",
     method: "POST",
@@ -42,16 +48,14 @@ function call(name: string, method: string, params: Json | undefined, extra: { t
 
 /** `url`: the server's endpoint (the live URL, or given beside a document). */
 export function mcpToCollection(document: unknown, opts: { name?: string; url?: string } = {}): ConvertedCollection {
-  nextId = 1;
+  const call = calls();
   const lists = readMcpLists(document);
   const warnings = [...lists.warnings];
   const items: ItemInput[] = [
     call("initialize", "initialize", { protocolVersion: MCP_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: "polymock-api-tester", version: "1" } }, { test: SESSION_SCRIPT, session: false }),
-    call("notifications/initialized", "notifications/initialized", undefined),
+    // A notification has no id.
+    jsonRpcCall("notifications/initialized", { jsonrpc: "2.0", method: "notifications/initialized" }, {}),
   ];
-  // A notification has no id: the initialized notice is sent as one.
-  const notice = items[1] as Extract<ItemInput, { type: "request" }>;
-  notice.request.body = { mode: "raw", language: "json", raw: jsonText({ jsonrpc: "2.0", method: "notifications/initialized" }) };
   const folders: Record<string, ItemInput[]> = { tools: [], prompts: [], resources: [] };
   for (const list of lists.found) {
     list.items.forEach((entry, i) => {
