@@ -48,6 +48,7 @@ import { executeRequest, executeWithScripts } from "@/server/services/tester/exe
 import { cancelTestRun } from "@/server/services/tester/run-collections";
 import { nsDelete, nsRead, nsWrite } from "../namespaced";
 import { createTRPCRouter } from "../trpc";
+import { apiTesterImportsRouter } from "./api-tester-imports";
 import { testerFormatImportsRouter } from "./tester-format-imports";
 
 // Inputs are plain (not strict) objects: tRPC merges them with the namespace selector.
@@ -118,5 +119,6 @@ export const apiTesterRouter = createTRPCRouter({
   environments: environmentsRouter,
   testRuns: testRunsRouter,
   execution: executionRouter,
+  imports: apiTesterImportsRouter,
   formatImports: testerFormatImportsRouter,
 });

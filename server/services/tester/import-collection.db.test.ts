@@ -12,6 +12,8 @@ import * as requestsRoute from "@/app/api/v1/api-tester/collections/[id]/request
 import * as nativeRoute from "@/app/api/v1/api-tester/import/mockarty/route";
 import * as postmanRoute from "@/app/api/v1/api-tester/import/postman/route";
 import * as postmanEnvRoute from "@/app/api/v1/api-tester/import/postman-env/route";
+import { createCaller } from "@/server/api/root";
+import type { TrpcContext } from "@/server/api/trpc";
 import { SECRET_MASK } from "@/server/contracts/tester-request";
 import { db } from "@/server/db/client";
 import { actorFor, call, makeNamespace, makeUser, sessionCookie } from "@/server/testing/fixtures";
@@ -276,5 +278,23 @@ describe("Postman imports over REST", () => {
     const bad = await importEnv({ info: { name: "a collection" }, item: [] });
     expect(bad.status).toBe(400);
     expect(bad.body.details[0]).toMatchObject({ location: "body", field: "values" });
+  });
+});
+
+describe("imports over tRPC (the UI)", () => {
+  it("apiTester.imports: preview, then import of a Postman collection and a native document; a bad document is BAD_REQUEST", async () => {
+    const api = createCaller({ actor: actorFor(ownerUser), authError: null, ip: "127.0.0.1", userAgent: null, requestId: "test" } satisfies TrpcContext).apiTester.imports;
+    const document = newmanFixture("sample-collection.json");
+    const before = await rowCounts();
+    const preview = await api.postman({ namespace: NS, document, preview: true });
+    expect(preview).toMatchObject({ collectionId: null, preview: true, imported: { requests: 3 } });
+    expect(await rowCounts()).toEqual(before);
+    const saved = await api.postman({ namespace: NS, document, name: "Sample via tRPC" });
+    expect(saved).toMatchObject({ name: "Sample via tRPC", imported: { requests: 3 } });
+    const native = await api.native({ namespace: NS, document: JSON.stringify(nativeDoc([{ type: "request", name: "r", request: { url: "http://x.test" } }], { name: "Native via tRPC" })) });
+    expect(native.collectionId).toEqual(expect.any(String));
+    await expect(api.native({ namespace: NS, document: "nope" })).rejects.toMatchObject({ code: "BAD_REQUEST" });
+    const env = await api.postmanEnvironment({ namespace: NS, document: newmanFixture("inherited-entities.postman_environment.json") });
+    expect(env.imported.variables).toBe(2);
   });
 });

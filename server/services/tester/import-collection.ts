@@ -28,8 +28,8 @@ import { readNativeDocument } from "@/server/tester/import/native-document";
 import type { NamespaceScope } from "../namespace-access";
 import { transaction } from "./access";
 import { documentJson, type ImportBody, importOptions } from "./import-document";
+import { columnsOf } from "./requests";
 import { sealVariables } from "./secrets";
-import { REQUEST_SCHEMA_VERSION } from "./views";
 
 export interface ImportOptions {
   /** true: convert and count, write nothing. */
@@ -146,11 +146,7 @@ export async function importCollectionDocument(
             folderId: r.folderId,
             name: r.name,
             sortIndex: r.sortIndex,
-            kind: r.definition.kind,
-            method: r.definition.method,
-            url: r.definition.url,
-            definition: r.definition as unknown as Prisma.InputJsonValue,
-            schemaVersion: REQUEST_SCHEMA_VERSION,
+            ...columnsOf(r.definition),
           })),
         });
       }

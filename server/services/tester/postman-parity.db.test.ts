@@ -114,9 +114,9 @@ describe("a Postman export run by Newman and by the tester gives the same result
     const names = (o: Outcome[]) => o.map((e) => [e.name, e.tests.map((t) => t.name)]);
     expect(names(ours)).toEqual(names(expected));
     expect(ours.map((e) => e.tests[0])).toEqual(expected.map((e) => e.tests[0]));
-    // Known difference (docs/decisions.md): the fixture's scripts store a number with
-    // postman.setEnvironmentVariable; from the second request on they expect it back as
-    // text ('=== "1"'), which Newman gives and the tester's sandbox does not (it keeps the number).
+    // Known difference (docs/decisions.md): the fixture's scripts overwrite a number with
+    // the legacy postman.setEnvironmentVariable and expect it back as text ('=== "1"');
+    // Newman's legacy API casts an overwritten number to text, the tester keeps the number.
     expect(ours.map((e) => e.tests[1].passed)).toEqual([true, false, false, false, false, false]);
   });
 

@@ -21,6 +21,7 @@ import {
   type NativeCollectionDocument,
   type NativeItem,
 } from "@/server/contracts/tester-native-format";
+import { MAX_COLLECTION_VARIABLES } from "@/server/contracts/tester-collections";
 import type { ImportFailure, ImportWarning } from "@/server/contracts/tester-import";
 import { RAW_LANGUAGES, type FormDataPart, type KeyValue, type RequestAuth, type RequestBody, type Scripts, type Variable } from "@/server/contracts/tester-request";
 import { errors } from "@/server/errors";
@@ -392,6 +393,7 @@ export function convertPostmanCollection(input: unknown): PostmanConversion {
   const name = (text(info.name ?? doc.name).trim() || "Imported Postman collection").slice(0, 255);
   const items = c.items(doc.item, 0, "item");
   const variables = c.variables(doc.variable ?? doc.variables);
+  if (variables.length > MAX_COLLECTION_VARIABLES) c.warn("variable", `only the first ${MAX_COLLECTION_VARIABLES} of ${variables.length} variables are kept`);
   const auth = c.auth(doc.auth, "auth", "none");
   const scripts = c.scripts(doc.event, "collection");
   c.finish();
@@ -403,7 +405,7 @@ export function convertPostmanCollection(input: unknown): PostmanConversion {
       collection: {
         name,
         description: descriptionOf(info.description ?? doc.description),
-        variables: variables.slice(0, 1000),
+        variables: variables.slice(0, MAX_COLLECTION_VARIABLES),
         auth,
         scripts,
       },

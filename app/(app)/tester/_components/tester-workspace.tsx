@@ -178,6 +178,9 @@ export function TesterWorkspace() {
           <Button asChild variant="outline" size="sm">
             <Link href={hrefWithNs("/tester/environments")}>Environments</Link>
           </Button>
+          <Button asChild variant="outline" size="sm">
+            <Link href={hrefWithNs("/tester/import")}>Import</Link>
+          </Button>
         </>
       }
     />
