@@ -6,6 +6,7 @@ import { testerMockEndpoints } from "./tester-mock-endpoints";
 import { testerImportEndpoints } from "./tester-import-endpoints";
 import { testerScheduleEndpoints, testerTestEndpoints } from "./tester-tests-schedules";
 import { testerHelperEndpoints } from "./tester-helpers";
+import { testerImportFormatEndpoints } from "./tester-import-format-endpoints";
 import { auditEndpoints } from "./audit";
 import { brokerAdminEndpoints } from "./broker-admin";
 import { authEndpoints } from "./auth";
@@ -58,4 +59,5 @@ export const allEndpoints: Endpoint[] = [
   ...Object.values(testerTestEndpoints),
   ...Object.values(testerScheduleEndpoints),
   ...Object.values(testerHelperEndpoints),
+  ...Object.values(testerImportFormatEndpoints),
 ];

@@ -33,6 +33,7 @@ const OPERATIONS = [
   ["subscription", "getSubscriptionType"],
 ] as const;
 
+/** The one read of a GraphQL schema (SDL text or an introspection result); also the API tester's import. */
 export function schemaOf(document: unknown): GraphQLSchema {
   try {
     if (typeof document === "string") return buildSchema(document, { assumeValidSDL: false });

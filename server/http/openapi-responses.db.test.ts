@@ -3,6 +3,7 @@
 // 403, 404, 409, 413). Each answer's status, media type and body are validated
 // against /swagger/doc.json with ajv; response objects there are closed, so a
 // leaked field fails too.
+import { generatorFixture, importFixture } from "@/server/tester/import/test-helpers";
 import { createHash, randomUUID } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -486,6 +487,17 @@ describe("every documented operation, success case, validated against the docume
     } finally {
       target.close();
     }
+  });
+
+  it("API tester imports from specs, SoapUI and JMeter", async () => {
+    const imp = "POST /api/v1/api-tester/import";
+    await ok(`${imp}/openapi`, { body: { data: generatorFixture("petstore-3.0.yaml") } });
+    await ok(`${imp}/wsdl`, { body: { data: generatorFixture("library.wsdl") } });
+    await ok(`${imp}/graphql`, { body: { data: generatorFixture("bookstore.graphql") } });
+    await ok(`${imp}/mcp`, { body: { tools: [{ name: "echo", inputSchema: { type: "object" } }] } });
+    await ok(`${imp}/har`, { body: { data: generatorFixture("tasks-api.har") } });
+    await ok(`${imp}/soapui`, { body: { data: importFixture("Sample-REST-Project-soapui-project.xml") } });
+    await ok(`${imp}/jmx`, { body: { data: importFixture("build-webservice-test-plan.jmx") } });
   });
 
   it("SMTP mailbox", async () => {

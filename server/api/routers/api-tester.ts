@@ -55,6 +55,7 @@ import { apiTesterHelpersRouter } from "./api-tester-helpers";
 import { createTRPCRouter } from "../trpc";
 import { apiTesterMocksRouter } from "./api-tester-mocks";
 import { apiTesterImportsRouter } from "./api-tester-imports";
+import { testerFormatImportsRouter } from "./tester-format-imports";
 
 // Inputs are plain (not strict) objects: tRPC merges them with the namespace selector.
 /** The UI sends a boolean where REST has a query-string flag. */
@@ -150,4 +151,5 @@ export const apiTesterRouter = createTRPCRouter({
   tests: testsRouter,
   schedules: schedulesRouter,
   helpers: apiTesterHelpersRouter,
+  formatImports: testerFormatImportsRouter,
 });
