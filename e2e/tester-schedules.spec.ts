@@ -67,7 +67,10 @@ test("a schedule is created with a live-checked cron, shows its next occurrences
 
   // Disabling keeps the schedule and clears its upcoming occurrences.
   await page.goto(`/tester/schedules?ns=${ws.namespace}`);
-  await page.getByRole("switch", { name: "Morning health enabled" }).uncheck();
+  // The switch follows the saved state: it flips once the update has been stored.
+  const enabled = page.getByRole("switch", { name: "Morning health enabled" });
+  await enabled.click();
+  await expect(enabled).not.toBeChecked();
   await expect(page.getByText("None while disabled.")).toBeVisible();
   expect(errors).toEqual([]);
 });
