@@ -2,6 +2,7 @@
 // that checks each route handler is listed here.
 import { apiTesterEndpoints } from "./api-tester";
 import { testerExecuteEndpoints } from "./tester-execute-endpoints";
+import { testerSharingEndpoints } from "./tester-sharing";
 import { auditEndpoints } from "./audit";
 import { brokerAdminEndpoints } from "./broker-admin";
 import { authEndpoints } from "./auth";
@@ -49,4 +50,5 @@ export const allEndpoints: Endpoint[] = [
   ...Object.values(brokerAdminEndpoints),
   ...apiTesterEndpoints,
   ...Object.values(testerExecuteEndpoints),
+  ...Object.values(testerSharingEndpoints),
 ];

@@ -57,7 +57,8 @@ const collectionsRouter = createTRPCRouter({
   list: nsRead.input(CollectionListInput).query(({ ctx, input }) => listCollections(ctx.scope, input)),
   get: nsRead.input(IdParams).query(({ ctx, input }) => getCollection(ctx.scope, input.id)),
   create: nsWrite.input(z.object({ collection: CreateCollectionInput })).mutation(({ ctx, input }) => createCollection(ctx.actor, ctx.scope, input.collection)),
-  update: nsWrite.input(IdParams.extend({ patch: UpdateCollectionInput })).mutation(({ ctx, input }) => updateCollection(ctx.scope, input.id, input.patch)),
+  // nsRead: an editor user share lets a Space viewer change this one collection (the service checks).
+  update: nsRead.input(IdParams.extend({ patch: UpdateCollectionInput })).mutation(({ ctx, input }) => updateCollection(ctx.scope, input.id, input.patch, ctx.actor)),
   remove: nsDelete.input(IdParams.extend({ permanent: z.boolean().optional() })).mutation(({ ctx, input }) => deleteCollection(ctx.scope, input.id, { permanent: input.permanent })),
   removeMany: nsDelete.input(z.object({ ids: CollectionIdsInput.shape.ids })).mutation(({ ctx, input }) => deleteCollections(ctx.scope, input.ids)),
   restore: nsWrite.input(IdParams).mutation(({ ctx, input }) => restoreCollection(ctx.scope, input.id)),
