@@ -48,6 +48,9 @@ import { executeRequest, executeWithScripts } from "@/server/services/tester/exe
 import { cancelTestRun } from "@/server/services/tester/run-collections";
 import { nsDelete, nsRead, nsWrite } from "../namespaced";
 import { createTRPCRouter } from "../trpc";
+import { PeopleSearchQuery, SetShareRoleInput, ShareSpacesInput, ShareUsersInput } from "@/server/contracts/tester-sharing";
+import { lookupPeople, searchPeople } from "@/server/services/people";
+import { listSpaceShares, listUserShares, removeSpaceShare, removeUserShare, setUserShareRole, shareWithSpaces, shareWithUsers } from "@/server/services/tester/sharing";
 
 // Inputs are plain (not strict) objects: tRPC merges them with the namespace selector.
 /** The UI sends a boolean where REST has a query-string flag. */
@@ -111,7 +114,23 @@ const executionRouter = createTRPCRouter({
   sendWithoutScripts: nsWrite.input(z.object({ send: ExecuteRequestInput })).mutation(({ ctx, input, signal }) => executeRequest(ctx.actor, ctx.scope, input.send, signal)),
 });
 
+// The Share dialog. Permissions are the service's (a Space viewer may share
+// view rights), so every procedure resolves the namespace with read.
+const sharingRouter = createTRPCRouter({
+  users: nsRead.input(IdParams).query(({ ctx, input }) => listUserShares(ctx.actor, ctx.scope, input.id)),
+  spaces: nsRead.input(IdParams).query(({ ctx, input }) => listSpaceShares(ctx.actor, ctx.scope, input.id)),
+  shareUsers: nsRead.input(IdParams.extend({ share: ShareUsersInput })).mutation(({ ctx, input }) => shareWithUsers(ctx.actor, ctx.scope, input.id, input.share)),
+  shareSpaces: nsRead.input(IdParams.extend({ share: ShareSpacesInput })).mutation(({ ctx, input }) => shareWithSpaces(ctx.actor, ctx.scope, input.id, input.share)),
+  setRole: nsRead.input(IdParams.extend({ userId: z.string().uuid(), role: SetShareRoleInput.shape.role })).mutation(({ ctx, input }) => setUserShareRole(ctx.actor, ctx.scope, input.id, input.userId, input.role)),
+  removeUser: nsRead.input(IdParams.extend({ userId: z.string().uuid() })).mutation(({ ctx, input }) => removeUserShare(ctx.actor, ctx.scope, input.id, input.userId)),
+  removeSpace: nsRead.input(IdParams.extend({ space: z.string().min(1).max(63) })).mutation(({ ctx, input }) => removeSpaceShare(ctx.actor, ctx.scope, input.id, input.space)),
+  // People of the namespace the UI names (it always names one).
+  searchPeople: nsRead.input(PeopleSearchQuery).query(({ ctx, input }) => searchPeople(ctx.scope, input)),
+  lookupPeople: nsRead.input(z.object({ userIds: z.array(z.string().max(100)).max(200) })).query(({ ctx, input }) => lookupPeople(ctx.scope, input.userIds)),
+});
+
 export const apiTesterRouter = createTRPCRouter({
+  sharing: sharingRouter,
   collections: collectionsRouter,
   folders: foldersRouter,
   requests: requestsRouter,
