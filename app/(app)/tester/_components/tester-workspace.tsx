@@ -26,6 +26,7 @@ import { useNamespace } from "../../_components/namespace-context";
 import { HistoryList } from "./history-list";
 import { mockDraftFromResponse, stashMockDraft } from "./mock-from-response";
 import { NameDialog } from "./name-dialog";
+import { ShareCollectionDialog } from "./share-collection-dialog";
 import { BLANK_REQUEST, isNew, useOpenRequests } from "./use-open-requests";
 
 const subscribe = () => () => {};
@@ -55,6 +56,7 @@ export function TesterWorkspace() {
   const on = !!namespace;
   const [sidebar, setSidebar] = useState<"collections" | "history">("collections");
   const [naming, setNaming] = useState<Naming>(null);
+  const [sharing, setSharing] = useState<{ id: string; name: string } | null>(null);
   const tabs = useOpenRequests();
 
   const list = useQuery(trpc.apiTester.collections.list.queryOptions({ namespace, limit: 200 }, { enabled: on }));
@@ -226,6 +228,7 @@ export function TesterWorkspace() {
             onCreateFolder={(collectionId, parentId) => setNaming({ kind: "folder", collectionId, parentId })}
             onRename={onRename}
             onDuplicate={onDuplicate}
+            onShare={(node) => setSharing({ id: node.id, name: node.name })}
             onDelete={onDelete}
             onRun={(collectionId) => router.push(hrefWithNs(`/tester/runner?collection=${collectionId}`))}
           />
@@ -291,6 +294,7 @@ export function TesterWorkspace() {
           </div>
         )}
       </main>
+      <ShareCollectionDialog collection={sharing} onClose={() => setSharing(null)} />
       <NameDialog
         open={naming !== null}
         onOpenChange={(o) => !o && setNaming(null)}
