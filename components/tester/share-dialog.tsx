@@ -4,7 +4,7 @@
 // give them a role, share into another Space, and change or remove the
 // current shares. Presentational: the page passes data and does the calls.
 import { Share2, Trash2, UserRound, Users } from "lucide-react";
-import { useEffect, useId, useRef, useState } from "react";
+import { useEffect, useId, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { ApiErrorAlert } from "@/components/ui/api-error-alert";
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "@/components/ui/dialog";
@@ -70,12 +70,11 @@ function PeoplePicker({ people, loading, onSearch, picked, onPick }: { people: r
   const [text, setText] = useState("");
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState(0);
-  const searchRef = useRef(onSearch);
-  searchRef.current = onSearch;
+  // onSearch should be stable (a state setter): a new one restarts the wait.
   useEffect(() => {
-    const t = setTimeout(() => searchRef.current(text.trim()), SEARCH_DEBOUNCE_MS);
+    const t = setTimeout(() => onSearch(text.trim()), SEARCH_DEBOUNCE_MS);
     return () => clearTimeout(t);
-  }, [text]);
+  }, [text, onSearch]);
   const choose = (p: Person) => {
     onPick(p);
     setText(personLabel(p));
