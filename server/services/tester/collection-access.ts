@@ -27,35 +27,46 @@ const RUN_PURPOSES = new Set<CollectionPurpose>(["execute", "schedule", "generat
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/**
- * A grant counts while the people it names (the grantee of a user share, and
- * always the granter) are enabled users who have been members of the
- * collection's Space since before the grant: a membership removed and given
- * again later does not bring an old grant back. A granter may also be an
- * admin (admins reach every Space).
- */
+type Person = { disabledAt: Date | null; memberships: { id: string }[] };
 interface GrantLike {
-  createdAt: Date;
-  user?: { disabledAt: Date | null; memberships: { createdAt: Date }[] } | null;
-  grantedBy: { disabledAt: Date | null; role: string; memberships: { createdAt: Date }[] };
+  granterMembershipId: string | null;
+  grantedBy: Person & { role: string };
+  /** User shares only. */
+  granteeMembershipId?: string;
+  user?: Person | null;
 }
 
-/** The read-time check of one grant (see validGrantWhere for the rule). */
+/**
+ * The read-time check of one grant. It counts while the people it names (the
+ * grantee of a user share, and always the granter) are enabled and still
+ * hold the membership of the collection's Space they held when it was made:
+ * ids, not times, so a membership removed and given again later (a new row)
+ * does not bring an old grant back, whatever the clocks say. A granter who
+ * was an admin outside the Space must still be an admin.
+ */
 export function grantIsValid(grant: GrantLike): boolean {
-  const memberBefore = (ms: { createdAt: Date }[]) => ms.some((m) => m.createdAt.getTime() <= grant.createdAt.getTime());
+  const holds = (p: Person, membershipId: string | null | undefined) => !!membershipId && p.memberships.some((m) => m.id === membershipId);
   if (grant.grantedBy.disabledAt) return false;
-  if (grant.grantedBy.role !== "admin" && !memberBefore(grant.grantedBy.memberships)) return false;
+  if (grant.granterMembershipId ? !holds(grant.grantedBy, grant.granterMembershipId) : grant.grantedBy.role !== "admin") return false;
   if (grant.user !== undefined) {
-    if (!grant.user || grant.user.disabledAt) return false;
-    if (!memberBefore(grant.user.memberships)) return false;
+    if (!grant.user || grant.user.disabledAt || !holds(grant.user, grant.granteeMembershipId)) return false;
   }
   return true;
 }
 
 /** What a grant query includes so grantIsValid can judge it. */
 export function grantPeople(ownerNamespaceId: string) {
-  const person = { select: { username: true, disabledAt: true, role: true, memberships: { where: { namespaceId: ownerNamespaceId }, select: { createdAt: true } } } } as const;
-  return { grantedBy: person, user: { select: { id: true, username: true, fullName: true, email: true, avatarUrl: true, disabledAt: true, memberships: person.select.memberships } } } as const;
+  const memberships = { where: { namespaceId: ownerNamespaceId }, select: { id: true } } as const;
+  return {
+    grantedBy: { select: { username: true, disabledAt: true, role: true, memberships } },
+    user: { select: { id: true, username: true, fullName: true, email: true, avatarUrl: true, disabledAt: true, memberships } },
+  } as const;
+}
+
+/** The membership ids of these users in a Space (what a new grant records). */
+export async function membershipIds(client: Client, namespaceId: string, userIds: string[]): Promise<Map<string, string>> {
+  const rows = await client.membership.findMany({ where: { namespaceId, userId: { in: userIds } }, select: { id: true, userId: true } });
+  return new Map(rows.map((m) => [m.userId, m.id]));
 }
 
 function ownerScopeOf(ns: { id: string; name: string }, role: CollectionRole | null, permissions: NamespaceScope["permissions"]): NamespaceScope {

@@ -46,7 +46,7 @@ async function sharedIntoSpace(scope: NamespaceScope): Promise<Map<string, strin
     where: { namespaceId: scope.id, collection: { deletedAt: null, namespace: { deletedAt: null } } },
     include: {
       collection: { select: { namespaceId: true, namespace: { select: { name: true } } } },
-      grantedBy: { select: { disabledAt: true, role: true, memberships: { select: { namespaceId: true, createdAt: true } } } },
+      grantedBy: { select: { disabledAt: true, role: true, memberships: { select: { namespaceId: true, id: true } } } },
     },
   });
   const valid = grants.filter((g) => grantIsValid({ ...g, grantedBy: { ...g.grantedBy, memberships: g.grantedBy.memberships.filter((m) => m.namespaceId === g.collection.namespaceId) } }));

@@ -10,7 +10,7 @@ import { db } from "@/server/db/client";
 import { AppError, errors } from "@/server/errors";
 import { type NamespaceScope, resolveNamespace } from "../namespace-access";
 import { inTrash, lockCollections, transaction, type Tx } from "./access";
-import { type CollectionAccess, grantIsValid, grantPeople, resolveCollectionAccess } from "./collection-access";
+import { type CollectionAccess, grantIsValid, grantPeople, membershipIds, resolveCollectionAccess } from "./collection-access";
 
 type Client = Tx | ReturnType<typeof db>;
 
@@ -84,10 +84,9 @@ export async function shareWithUsers(actor: Actor, scope: NamespaceScope, id: st
     refuseEditGrant(access, entries.map((e) => e.role));
     const spaceId = access.collection.namespaceId;
     // Only current, enabled members: sharing is not a way into a Space.
-    const members = new Set(
-      (await tx.user.findMany({ where: { id: { in: entries.map((e) => e.userId) }, disabledAt: null, memberships: { some: { namespaceId: spaceId } } }, select: { id: true } })).map((u) => u.id),
-    );
-    const refused = entries.filter((e) => !members.has(e.userId));
+    const enabled = new Set((await tx.user.findMany({ where: { id: { in: entries.map((e) => e.userId) }, disabledAt: null }, select: { id: true } })).map((u) => u.id));
+    const memberships = await membershipIds(tx, spaceId, [...entries.map((e) => e.userId), actor.user.id]);
+    const refused = entries.filter((e) => !enabled.has(e.userId) || !memberships.has(e.userId));
     if (refused.length) {
       throw errors.validation(
         `User '${refused[0].userId}' is not a current, enabled member of Space '${access.ownerScope.name}'; a collection is shared only with members of its Space`,
@@ -95,12 +94,14 @@ export async function shareWithUsers(actor: Actor, scope: NamespaceScope, id: st
       );
     }
     const now = new Date();
+    const granterMembershipId = memberships.get(actor.user.id) ?? null;
     for (const e of entries) {
-      // A re-share starts the grant afresh (createdAt now): the membership checks count from here.
+      // A re-share starts the grant afresh: it records today's memberships.
+      const grant = { role: e.role, grantedById: actor.user.id, granteeMembershipId: memberships.get(e.userId)!, granterMembershipId, createdAt: now };
       await tx.testerCollectionUserGrant.upsert({
         where: { collectionId_userId: { collectionId: id, userId: e.userId } },
-        create: { collectionId: id, userId: e.userId, role: e.role, grantedById: actor.user.id, createdAt: now },
-        update: { role: e.role, grantedById: actor.user.id, createdAt: now },
+        create: { collectionId: id, userId: e.userId, ...grant },
+        update: grant,
       });
     }
     return { users: await currentUserShares(tx, access) };
@@ -171,11 +172,13 @@ export async function shareWithSpaces(actor: Actor, scope: NamespaceScope, id: s
       resolved.push({ namespaceId: target.id, role: t.role });
     }
     const now = new Date();
+    const granterMembershipId = (await membershipIds(tx, access.collection.namespaceId, [actor.user.id])).get(actor.user.id) ?? null;
     for (const r of resolved) {
+      const grant = { role: r.role, grantedById: actor.user.id, granterMembershipId, createdAt: now };
       await tx.testerCollectionSpaceGrant.upsert({
         where: { collectionId_namespaceId: { collectionId: id, namespaceId: r.namespaceId } },
-        create: { collectionId: id, namespaceId: r.namespaceId, role: r.role, grantedById: actor.user.id, createdAt: now },
-        update: { role: r.role, grantedById: actor.user.id, createdAt: now },
+        create: { collectionId: id, namespaceId: r.namespaceId, ...grant },
+        update: grant,
       });
     }
     return { spaces: await currentSpaceShares(tx, access) };

@@ -5,6 +5,8 @@ CREATE TABLE "TesterCollectionUserGrant" (
     "userId" UUID NOT NULL,
     "role" TEXT NOT NULL,
     "grantedById" UUID NOT NULL,
+    "granteeMembershipId" UUID NOT NULL,
+    "granterMembershipId" UUID,
     "createdAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
     "updatedAt" TIMESTAMP(3) NOT NULL,
 
@@ -18,6 +20,7 @@ CREATE TABLE "TesterCollectionSpaceGrant" (
     "namespaceId" UUID NOT NULL,
     "role" TEXT NOT NULL DEFAULT 'viewer',
     "grantedById" UUID NOT NULL,
+    "granterMembershipId" UUID,
     "createdAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
 
     CONSTRAINT "TesterCollectionSpaceGrant_pkey" PRIMARY KEY ("id")
