@@ -54,6 +54,7 @@ export function CollectionTree(props: CollectionTreeProps) {
   const rowEls = useRef(new Map<string, HTMLDivElement>());
 
   const tree = useMemo(() => buildTree(collections ?? []), [collections]);
+  const sharedIn = useMemo(() => new Set((collections ?? []).filter((c) => c.sharedFrom).map((c) => c.id)), [collections]);
   const filtered = useMemo(() => filterTree(tree, query), [tree, query]);
   const searching = query.trim() !== "";
   const isOpen = useCallback((key: string) => searching || key.startsWith("c:") !== flipped.has(key), [searching, flipped]);
@@ -81,6 +82,12 @@ export function CollectionTree(props: CollectionTreeProps) {
   function actionsFor(node: TreeNode): RowAction[] {
     const ref = refOf(node);
     const a: RowAction[] = [];
+    if (sharedIn.has(node.collectionId)) {
+      // Read-only here: open its requests, or copy the whole collection into this Space.
+      if (node.type === "request") a.push({ label: "Open", icon: SquareArrowOutUpRight, onSelect: () => onOpenRequest(node.id), hint: "Enter" });
+      if (node.type === "collection" && props.onDuplicate) a.push({ label: "Copy into this Space", icon: Copy, onSelect: () => props.onDuplicate?.(ref) });
+      return a;
+    }
     if (node.type === "request") a.push({ label: "Open", icon: SquareArrowOutUpRight, onSelect: () => onOpenRequest(node.id), hint: "Enter" });
     else {
       if (props.onCreateRequest) a.push({ label: "New request", icon: FilePlus2, onSelect: () => props.onCreateRequest?.(node.collectionId, node.folderId) });

@@ -61,7 +61,7 @@ export function TesterWorkspace() {
 
   const list = useQuery(trpc.apiTester.collections.list.queryOptions({ namespace, limit: 200 }, { enabled: on }));
   const views = useQueries({ queries: (list.data?.collections ?? []).map((c) => trpc.apiTester.collections.get.queryOptions({ namespace, id: c.id }, { enabled: on })) });
-  const collections: TreeCollection[] | undefined = list.data ? views.flatMap((v) => (v.data ? [{ id: v.data.id, name: v.data.name, folders: v.data.folders, requests: v.data.requests }] : [])) : undefined;
+  const collections: TreeCollection[] | undefined = list.data ? views.flatMap((v) => (v.data ? [{ id: v.data.id, name: v.data.sharedFrom ? `${v.data.name} (shared from ${v.data.sharedFrom.namespace})` : v.data.name, sharedFrom: v.data.sharedFrom, folders: v.data.folders, requests: v.data.requests }] : [])) : undefined;
   const environments = useQuery(trpc.apiTester.environments.list.queryOptions({ namespace }, { enabled: on }));
   const activeEnv = environments.data?.environments.find((e) => e.isActive) ?? null;
   const invalidateTree = () => queryClient.invalidateQueries({ queryKey: trpc.apiTester.collections.pathKey() });
