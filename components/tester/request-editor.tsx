@@ -12,13 +12,15 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
 import { DEFAULT_REQUEST_SETTINGS, type RequestDefinition } from "@/server/contracts/tester-request";
 import { AuthEditor } from "./auth-editor";
 import { BodyEditor } from "./body-editor";
+import type { ProtocolHelperApi } from "./helpers/helper-api";
+import { ProtocolHelpers } from "./helpers/protocol-helpers";
 import { KeyValueEditor, type KeyValueRow } from "./key-value-editor";
 import { ScriptEditor } from "./script-editor";
 import { SendShortcutScope } from "./send-shortcut";
 import { SettingsEditor } from "./settings-editor";
 import { UrlBar } from "./url-bar";
 
-export type RequestEditorTab = "params" | "headers" | "body" | "auth" | "scripts" | "settings";
+export type RequestEditorTab = "params" | "headers" | "body" | "auth" | "scripts" | "settings" | "helpers";
 
 export interface RequestEditorProps {
   value: RequestDefinition;
@@ -36,6 +38,8 @@ export interface RequestEditorProps {
   /** Height of the body and script editors. */
   editorHeight?: number | string;
   className?: string;
+  /** Server calls of the protocol helper panels (GraphQL schema, gRPC, SOAP operations, MCP); no Helpers tab without them. */
+  helpers?: ProtocolHelperApi;
 }
 
 const countOf = (rows: readonly KeyValueRow[]) => rows.filter((r) => r.enabled && r.key.trim() !== "").length;
@@ -57,7 +61,7 @@ function Count({ n }: { n: number }) {
 const TAB_LIST = "h-auto w-full justify-start gap-1 overflow-x-auto rounded-none border-b bg-transparent p-0";
 const TAB = "h-9 flex-none rounded-none border-b-2 border-transparent px-3 data-[state=active]:border-primary data-[state=active]:bg-transparent data-[state=active]:shadow-none";
 
-export function RequestEditor({ value, onChange, variables, onSend, sending, onCancel, inheritedAuth, tab, onTabChange, editorHeight = 280, className }: RequestEditorProps) {
+export function RequestEditor({ value, onChange, variables, onSend, sending, onCancel, inheritedAuth, tab, onTabChange, editorHeight = 280, className, helpers }: RequestEditorProps) {
   const [ownTab, setOwnTab] = useState<RequestEditorTab>("params");
   const [scriptTab, setScriptTab] = useState<"preRequest" | "test">("preRequest");
   const current = tab ?? ownTab;
@@ -96,6 +100,11 @@ export function RequestEditor({ value, onChange, variables, onSend, sending, onC
           <TabsTrigger value="settings" className={TAB}>
             Settings {customSettings ? <Dot label="changed" /> : null}
           </TabsTrigger>
+          {helpers ? (
+            <TabsTrigger value="helpers" className={TAB}>
+              Helpers
+            </TabsTrigger>
+          ) : null}
         </TabsList>
         <TabsContent value="params" className="mt-3">
           <p className="mb-2 text-xs text-muted-foreground">Query parameters, appended to the URL when the request is sent.</p>
@@ -132,6 +141,11 @@ export function RequestEditor({ value, onChange, variables, onSend, sending, onC
         <TabsContent value="settings" className="mt-3">
           <SettingsEditor settings={value.settings} onChange={(settings) => set({ settings })} />
         </TabsContent>
+        {helpers ? (
+          <TabsContent value="helpers" className="mt-3">
+            <ProtocolHelpers api={helpers} value={value} onChange={onChange} />
+          </TabsContent>
+        ) : null}
       </Tabs>
     </SendShortcutScope>
   );

@@ -32,6 +32,9 @@ export interface ResponseViewerProps {
   tests?: ScriptVerdict | null;
   /** Shown as a button when given: make a mock that answers like this response. */
   onSaveAsMock?: () => void;
+  /** Creates the mock at once (no editor); shown beside Save as mock. */
+  onCreateMockNow?: () => void;
+  creatingMock?: boolean;
   /** Height of the body viewer. */
   bodyHeight?: number | string;
   className?: string;
@@ -51,7 +54,7 @@ function consoleOf(preRequest?: ScriptVerdict | null, tests?: ScriptVerdict | nu
   return [...(preRequest?.logs ?? []).map((l) => ({ ...l, source: "pre-request" })), ...(tests?.logs ?? []).map((l) => ({ ...l, source: "test" }))];
 }
 
-export function ResponseViewer({ response, request, error, sending, onCancel, preRequest, tests, onSaveAsMock, bodyHeight = 360, className }: ResponseViewerProps) {
+export function ResponseViewer({ response, request, error, sending, onCancel, preRequest, tests, onSaveAsMock, onCreateMockNow, creatingMock, bodyHeight = 360, className }: ResponseViewerProps) {
   const [tab, setTab] = useState<ResponseTab>("body");
   const allTests = [...(preRequest?.tests ?? []), ...(tests?.tests ?? [])];
   const errors = scriptErrors(preRequest, tests);
@@ -151,6 +154,11 @@ export function ResponseViewer({ response, request, error, sending, onCancel, pr
             {onSaveAsMock ? (
               <Button type="button" variant="outline" size="sm" className="h-7" onClick={onSaveAsMock}>
                 <CopyPlus aria-hidden /> Save as mock
+              </Button>
+            ) : null}
+            {onCreateMockNow ? (
+              <Button type="button" variant="outline" size="sm" className="h-7" onClick={onCreateMockNow} disabled={creatingMock} title="Create a mock answering this method and path with this response, without opening the editor">
+                Create mock now
               </Button>
             ) : null}
           </div>

@@ -3,6 +3,11 @@
 import { apiTesterEndpoints } from "./api-tester";
 import { testerExecuteEndpoints } from "./tester-execute-endpoints";
 import { testerSharingEndpoints } from "./tester-sharing";
+import { testerMockEndpoints } from "./tester-mock-endpoints";
+import { testerImportEndpoints } from "./tester-import-endpoints";
+import { testerScheduleEndpoints, testerTestEndpoints } from "./tester-tests-schedules";
+import { testerHelperEndpoints } from "./tester-helpers";
+import { testerImportFormatEndpoints } from "./tester-import-format-endpoints";
 import { auditEndpoints } from "./audit";
 import { brokerAdminEndpoints } from "./broker-admin";
 import { authEndpoints } from "./auth";
@@ -51,4 +56,10 @@ export const allEndpoints: Endpoint[] = [
   ...apiTesterEndpoints,
   ...Object.values(testerExecuteEndpoints),
   ...Object.values(testerSharingEndpoints),
+  ...Object.values(testerMockEndpoints),
+  ...Object.values(testerImportEndpoints),
+  ...Object.values(testerTestEndpoints),
+  ...Object.values(testerScheduleEndpoints),
+  ...Object.values(testerHelperEndpoints),
+  ...Object.values(testerImportFormatEndpoints),
 ];

@@ -5,6 +5,7 @@ import { z } from "zod";
 import { IdParams, NamespaceName, OkResponse, Timestamp } from "./common";
 import { endpoint } from "./endpoint";
 import { GrpcMethodType } from "./mock";
+import { ImportQuery, ImportResult } from "./tester-import";
 
 /** Text of one .proto file; the whole upload is bounded by the body limit too. */
 export const PROTO_MAX_CHARS = 1024 * 1024;
@@ -62,6 +63,10 @@ export type GrpcProtoView = z.infer<typeof GrpcProtoView>;
 export const GrpcProtoList = z.object({ namespace: z.string(), protos: z.array(GrpcProtoSummary), count: z.number().int() });
 export type GrpcProtoList = z.infer<typeof GrpcProtoList>;
 
+/** The import's answer: the namespace's .proto files (as before) and the API tester collection made of the uploaded files' services. */
+export const GrpcImportResult = GrpcProtoList.extend(ImportResult.shape);
+export type GrpcImportResult = z.infer<typeof GrpcImportResult>;
+
 /** One method a mock can answer, with a response payload to start from (the mock editor's pickers). */
 export const GrpcMethodEntry = z.object({
   service: z.string().describe("fully qualified, e.g. acme.Greeter"),
@@ -82,12 +87,14 @@ export const grpcEndpoints = {
     method: "POST",
     path: "/api/v1/api-tester/import/grpc",
     tag,
-    summary: "Upload .proto files to the namespace (a file of the same name is replaced); 400 with file, line and column when one does not parse",
+    summary:
+      "Upload .proto files to the namespace (a file of the same name is replaced; the gRPC mock listener serves them) and import their services as an API tester collection (a folder per service, a request per method with an example message); 400 with file, line and column when one does not parse. preview=true: nothing is stored",
     auth: "user",
     namespaced: true,
     permission: "write",
+    query: ImportQuery,
     body: ImportGrpcInput,
-    response: GrpcProtoList,
+    response: GrpcImportResult,
   }),
   listProtos: endpoint({ method: "GET", path: "/api/v1/grpc/protos", tag, summary: "The namespace's .proto files and the services they define", auth: "user", namespaced: true, permission: "read", response: GrpcProtoList }),
   getProto: endpoint({ method: "GET", path: "/api/v1/grpc/protos/{id}", tag, summary: "One .proto file with its text", auth: "user", namespaced: true, permission: "read", params: IdParams, response: GrpcProtoView }),

@@ -33,7 +33,8 @@ const OPERATIONS = [
   ["subscription", "getSubscriptionType"],
 ] as const;
 
-function schemaOf(document: unknown): GraphQLSchema {
+/** The one read of a GraphQL schema (SDL text or an introspection result); also the API tester's import. */
+export function schemaOf(document: unknown): GraphQLSchema {
   try {
     if (typeof document === "string") return buildSchema(document, { assumeValidSDL: false });
     const obj = document as { __schema?: unknown; data?: { __schema?: unknown } };

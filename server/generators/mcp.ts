@@ -25,13 +25,13 @@ const LIST_KEYS = ["tools", "prompts", "resources"] as const;
 type ListKey = (typeof LIST_KEYS)[number];
 
 /** One list found in the document, with the JSON pointer of its array. */
-interface Found {
+export interface Found {
   key: ListKey;
   items: unknown[];
   pointer: string;
 }
 
-interface Lists {
+export interface Lists {
   found: Found[];
   serverName?: string;
   warnings: GeneratorWarning[];
@@ -194,9 +194,15 @@ function addResource(ctx: Context, entry: Json, pointer: string) {
 
 const ADD: Record<ListKey, (ctx: Context, entry: Json, pointer: string) => void> = { tools: addTool, prompts: addPrompt, resources: addResource };
 
-export async function mcpToMocks(document: unknown, options: GeneratorOptions = {}): Promise<GeneratorResult> {
+/** The one read of MCP lists (the mock generator and the API tester's import): each list found, with its JSON pointer. */
+export function readMcpLists(document: unknown): Lists {
   const lists: Lists = { found: [], warnings: [] };
   collect(document, "", lists);
+  return lists;
+}
+
+export async function mcpToMocks(document: unknown, options: GeneratorOptions = {}): Promise<GeneratorResult> {
+  const lists = readMcpLists(document);
   const ctx: Context = {
     prefix: options.idPrefix ?? (lists.serverName ? slug(lists.serverName) : "mcp"),
     common: {

@@ -14,7 +14,7 @@ import { sampleSchema } from "./schema-sample";
 import type { GeneratedMock, GeneratorOptions, GeneratorResult, GeneratorWarning } from "./types";
 import { externalRef, isObject, pointer, type Obj } from "./json-document";
 
-const METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"] as const;
+export const METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"] as const;
 
 /** The header a client sends to pick a response other than the default. */
 export const PREFER_HEADER = "Prefer";
@@ -170,16 +170,32 @@ function routeOf(path: string, at: string, warnings: GeneratorWarning[]): string
   });
 }
 
-export async function openapiToMocks(document: unknown, options: GeneratorOptions = {}): Promise<GeneratorResult> {
+export interface OpenApiDocument {
+  /** Swagger 2.0 (else OpenAPI 3.0/3.1). */
+  v2: boolean;
+  /** The document with its local $refs resolved. */
+  spec: Obj;
+  /** The validator's findings. */
+  warnings: GeneratorWarning[];
+}
+
+/** The one read of an OpenAPI document (the mock generator and the API tester's import): version, validation, local $refs. */
+export async function readOpenApi(document: unknown): Promise<OpenApiDocument> {
   const v2 = versionOf(document) === "2";
   const raw = document as Obj;
   if (!isObject(raw.paths) && !isObject(raw.webhooks)) throw new GeneratorInputError("the document has no paths", { pointer: "/paths" });
   const warnings = await validationWarnings(raw);
   const spec = await dereference(raw);
+  const paths = isObject(spec.paths) ? spec.paths : {};
+  if (!Object.keys(paths).length && !isObject(spec.webhooks)) throw new GeneratorInputError("the document has no operations under paths", { pointer: "/paths" });
+  return { v2, spec, warnings };
+}
+
+export async function openapiToMocks(document: unknown, options: GeneratorOptions = {}): Promise<GeneratorResult> {
+  const { v2, spec, warnings } = await readOpenApi(document);
   const info = isObject(spec.info) ? spec.info : {};
   const prefix = options.idPrefix ?? slug(typeof info.title === "string" ? info.title : "openapi", 40);
   const paths = isObject(spec.paths) ? spec.paths : {};
-  if (!Object.keys(paths).length && !isObject(spec.webhooks)) throw new GeneratorInputError("the document has no operations under paths", { pointer: "/paths" });
   if (isObject(spec.webhooks) && Object.keys(spec.webhooks).length) warnings.push({ pointer: "/webhooks", message: "webhooks describe calls the API makes, not requests it answers: no mocks for them" });
 
   const mocks: GeneratedMock[] = [];

@@ -60,7 +60,8 @@ function unreadable(err: ProtoError, files: ProtoFile[], single: boolean): Gener
   });
 }
 
-export async function protoToMocks(document: unknown, options: GeneratorOptions = {}): Promise<GeneratorResult> {
+/** The one read of .proto files (the mock generator and the API tester's import): the files, their parsed root and services. */
+export function readProtoDocument(document: unknown) {
   const files = filesOf(document);
   let root;
   try {
@@ -71,6 +72,11 @@ export async function protoToMocks(document: unknown, options: GeneratorOptions 
   }
   const services = servicesOf(root, () => "");
   if (!services.length) throw new GeneratorInputError("the .proto files define no service");
+  return { files, root, services };
+}
+
+export async function protoToMocks(document: unknown, options: GeneratorOptions = {}): Promise<GeneratorResult> {
+  const { files, root, services } = readProtoDocument(document);
   const warnings: GeneratorWarning[] = [];
   if (options.pathPrefix) warnings.push({ message: "pathPrefix does not apply to gRPC mocks: a call's path is /<package.Service>/<Method>" });
   const prefix = options.idPrefix ?? "grpc";

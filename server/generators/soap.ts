@@ -16,14 +16,14 @@ import { readWsdl, type Message, type WsdlOperation } from "./wsdl";
 import { indexSchemas, sampler, type Sampler } from "./xsd-sample";
 
 /** The Body's first element a call of this operation carries; undefined when the input has no body part. */
-function requestElement(op: WsdlOperation): string | undefined {
+export function requestElement(op: WsdlOperation): string | undefined {
   if (op.style === "rpc") return op.name;
   const first = op.input.parts[0];
   return first ? (first.element?.name ?? first.name) : undefined;
 }
 
 /** The Body's content for a message: document style, one element per part; RPC, a wrapper `<op>Response` holding the parts. */
-function bodyOf(message: Message, op: WsdlOperation, xsd: Sampler, wrapper: string): Record<string, unknown> {
+export function bodyOf(message: Message, op: WsdlOperation, xsd: Sampler, wrapper: string): Record<string, unknown> {
   if (op.style === "rpc") {
     const inner: Record<string, unknown> = message.namespace ? { "@xmlns:ns": message.namespace } : {};
     for (const p of message.parts) inner[p.name] = p.type ? xsd.ofType(p.type, p.name, "") : p.element ? (xsd.element(p.element, "")?.[p.element.name] ?? "") : "";

@@ -34,6 +34,8 @@ export interface WsdlOperation {
   version: "1.1" | "1.2";
   /** The path of the port's address (host left out); undefined when the port has none. */
   path: string | undefined;
+  /** The port's soap:address location as written (the API tester's import sends to it). */
+  address: string | undefined;
   name: string;
   style: "document" | "rpc";
   use: "literal" | "encoded";
@@ -90,7 +92,8 @@ export function readWsdl(text: string): Wsdl {
     return { parts, namespace: soapBody?.attrs.namespace ?? "" };
   };
 
-  const operationsOf = (binding: XmlElement, service: string, port: string, path: string | undefined): WsdlOperation[] => {
+  const operationsOf = (binding: XmlElement, service: string, port: string, address: string | undefined): WsdlOperation[] => {
+    const path = pathOf(address);
     const soapBinding = binding.children.find((c) => SOAP_BINDINGS.includes(c.ns) && c.name === "binding");
     if (!soapBinding) return [];
     const soapNs = soapBinding.ns;
@@ -112,6 +115,7 @@ export function readWsdl(text: string): Wsdl {
         port,
         version,
         path,
+        address,
         name,
         style: (soapOp?.attrs.style ?? soapBinding.attrs.style) === "rpc" ? "rpc" : "document",
         use: bodyOf(input)?.attrs.use === "encoded" ? "encoded" : "literal",
@@ -131,7 +135,7 @@ export function readWsdl(text: string): Wsdl {
       const binding = find(bindings, port, "binding", "binding");
       const address = port.children.find((c) => SOAP_BINDINGS.includes(c.ns) && c.name === "address");
       const pointer = `/definitions/${at("service", service.attrs.name ?? "")}/${at("port", port.attrs.name ?? "")}`;
-      const ops = operationsOf(binding, service.attrs.name ?? "", port.attrs.name ?? "", address ? pathOf(address.attrs.location) : undefined);
+      const ops = operationsOf(binding, service.attrs.name ?? "", port.attrs.name ?? "", address?.attrs.location);
       if (!ops.length) warnings.push({ pointer, message: "not a SOAP port (an HTTP or other binding): skipped" });
       else if (!address) warnings.push({ pointer, message: "the port has no soap:address: its mocks answer at any path" });
       operations.push(...ops);

@@ -3,6 +3,7 @@
 // 403, 404, 409, 413). Each answer's status, media type and body are validated
 // against /swagger/doc.json with ajv; response objects there are closed, so a
 // leaked field fails too.
+import { generatorFixture, importFixture } from "@/server/tester/import/test-helpers";
 import { createHash, randomUUID } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -470,6 +471,43 @@ describe("every documented operation, success case, validated against the docume
     } finally {
       target.close();
     }
+  });
+
+  it("API tester standalone tests and schedules", async () => {
+    const t = "/api/v1/api-tester";
+    const target = http.createServer((_req, res) => res.writeHead(200, { "content-type": "application/json" }).end('{"ok":true}'));
+    await new Promise<void>((r) => target.listen(0, "127.0.0.1", r));
+    const url = `http://127.0.0.1:${(target.address() as AddressInfo).port}/x`;
+    try {
+      const c = await ok(`POST ${t}/collections`, { body: { name: "Scheduled" } }, 201);
+      await ok(`POST ${t}/collections/{id}/requests`, { params: { id: c.id }, body: { name: "R", url } }, 201);
+      const test = await ok(`POST ${t}/tests`, { body: { name: "Saved test", collectionIds: [c.id] } }, 201);
+      await ok(`GET ${t}/tests`, { query: `namespace=${NS}&search=saved` });
+      await ok(`GET ${t}/tests/{id}`, { params: { id: test.id } });
+      await ok(`PUT ${t}/tests/{id}`, { params: { id: test.id }, body: { description: "d" } });
+      await ok(`POST ${t}/tests/{id}/run`, { params: { id: test.id }, body: {} });
+      await ok(`POST ${t}/tests/run`, { body: { collectionIds: [c.id] } });
+      await ok(`DELETE ${t}/tests/{id}`, { params: { id: test.id } });
+      const schedule = await ok(`POST ${t}/schedules`, { body: { name: "Nightly", cron: "0 2 * * *", timezone: "Europe/Berlin", collectionIds: [c.id] } }, 201);
+      await ok(`GET ${t}/schedules`, {});
+      await ok(`GET ${t}/schedules/{id}`, { params: { id: schedule.id } });
+      await ok(`PUT ${t}/schedules/{id}`, { params: { id: schedule.id }, body: { enabled: false } });
+      await ok(`POST ${t}/schedules/{id}/run`, { params: { id: schedule.id }, body: {} });
+      await ok(`DELETE ${t}/schedules/{id}`, { params: { id: schedule.id } });
+    } finally {
+      target.close();
+    }
+  });
+
+  it("API tester imports from specs, SoapUI and JMeter", async () => {
+    const imp = "POST /api/v1/api-tester/import";
+    await ok(`${imp}/openapi`, { body: { data: generatorFixture("petstore-3.0.yaml") } });
+    await ok(`${imp}/wsdl`, { body: { data: generatorFixture("library.wsdl") } });
+    await ok(`${imp}/graphql`, { body: { data: generatorFixture("bookstore.graphql") } });
+    await ok(`${imp}/mcp`, { body: { tools: [{ name: "echo", inputSchema: { type: "object" } }] } });
+    await ok(`${imp}/har`, { body: { data: generatorFixture("tasks-api.har") } });
+    await ok(`${imp}/soapui`, { body: { data: importFixture("Sample-REST-Project-soapui-project.xml") } });
+    await ok(`${imp}/jmx`, { body: { data: importFixture("build-webservice-test-plan.jmx") } });
   });
 
   it("SMTP mailbox", async () => {

@@ -11,6 +11,7 @@ import next from "next";
 import { requestIdFrom } from "@/server/http/request-meta";
 import { logger } from "@/server/lib/logger";
 import { observeRequest } from "@/server/observability/metrics";
+import { startScheduler, stopScheduler } from "@/server/services/tester/scheduler";
 import { drainWebhooks } from "@/server/services/webhooks";
 import { stubRecorder } from "@/server/serving/recorder";
 
@@ -53,13 +54,15 @@ async function main() {
   } catch {}
   await new Promise<void>((resolve) => server.listen(socketPath, resolve));
   process.send?.({ type: "ready" });
+  // API-tester schedules run here, not in server.ts: the stub path never pays for them.
+  startScheduler();
 
   let closing = false;
   const shutdown = () => {
     if (closing) return;
     closing = true;
     server.close(() => {
-      void Promise.allSettled([stubRecorder().drain(), drainWebhooks()]).finally(() => process.exit(0));
+      void Promise.allSettled([stubRecorder().drain(), drainWebhooks(), stopScheduler()]).finally(() => process.exit(0));
     });
     server.closeIdleConnections();
     setTimeout(() => process.exit(0), 10_000).unref();

@@ -1,5 +1,5 @@
 // The console's sidebar: its groups and entries, and which entry a path belongs to.
-import { Activity, Boxes, Braces, CirclePlay, Database, FileCode2, FileInput, FileQuestion, History, Inbox, KeyRound, Layers, LayoutDashboard, type LucideIcon, Mail, Network, RadioTower, ScrollText, Send, Server, Settings2, ShieldCheck, UserRound, Users } from "lucide-react";
+import { Activity, Boxes, Braces, CalendarClock, CirclePlay, Database, FileCode2, FileInput, FileQuestion, History, Inbox, KeyRound, Layers, LayoutDashboard, ListChecks, type LucideIcon, Mail, Network, RadioTower, ScrollText, Send, Server, Settings2, ShieldCheck, UserRound, Users } from "lucide-react";
 
 export interface NavItem {
   href: string;
@@ -38,6 +38,8 @@ export const NAV: NavGroup[] = [
       { href: "/tester/runner", label: "Runner", icon: CirclePlay },
       { href: "/tester/runs", label: "Runs", icon: History },
       { href: "/tester/environments", label: "Environments", icon: Layers },
+      { href: "/tester/tests", label: "Tests", icon: ListChecks },
+      { href: "/tester/schedules", label: "Schedules", icon: CalendarClock },
     ],
   },
   {

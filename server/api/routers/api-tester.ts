@@ -46,11 +46,19 @@ import { deleteTestRun, getTestRun, listActiveRuns, listTestRuns } from "@/serve
 import { ExecuteRequestInput, ExecuteWithScriptsInput } from "@/server/contracts/tester-execute-endpoints";
 import { executeRequest, executeWithScripts } from "@/server/services/tester/execute";
 import { cancelTestRun } from "@/server/services/tester/run-collections";
+import { CreateScheduleInput, CreateTestInput, RunInlineTestInput, TestListQuery, UpdateScheduleInput, UpdateTestInput } from "@/server/contracts/tester-tests-schedules";
+import { createSchedule, deleteSchedule, getSchedule, listSchedules, triggerSchedule, updateSchedule } from "@/server/services/tester/schedules";
+import { createTest, deleteTest, getTest, listTests, runInlineTest, runTest, updateTest } from "@/server/services/tester/standalone-tests";
+import type { TestRunDetail } from "@/server/contracts/tester-run";
 import { nsDelete, nsRead, nsWrite } from "../namespaced";
+import { apiTesterHelpersRouter } from "./api-tester-helpers";
 import { createTRPCRouter } from "../trpc";
 import { PeopleSearchQuery, SetShareRoleInput, ShareSpacesInput, ShareUsersInput } from "@/server/contracts/tester-sharing";
 import { lookupPeople, searchPeople } from "@/server/services/people";
 import { listSpaceShares, listUserShares, removeSpaceShare, removeUserShare, setUserShareRole, shareWithSpaces, shareWithUsers } from "@/server/services/tester/sharing";
+import { apiTesterMocksRouter } from "./api-tester-mocks";
+import { apiTesterImportsRouter } from "./api-tester-imports";
+import { testerFormatImportsRouter } from "./tester-format-imports";
 
 // Inputs are plain (not strict) objects: tRPC merges them with the namespace selector.
 /** The UI sends a boolean where REST has a query-string flag. */
@@ -129,6 +137,27 @@ const sharingRouter = createTRPCRouter({
   lookupPeople: nsRead.input(z.object({ userIds: z.array(z.string().max(100)).max(200) })).query(({ ctx, input }) => lookupPeople(ctx.scope, input.userIds)),
 });
 
+// Standalone tests and schedules. Their runs answer the finished run here (no
+// stream); REST's useSSE is for clients that follow progress.
+const testsRouter = createTRPCRouter({
+  list: nsRead.input(TestListQuery).query(({ ctx, input }) => listTests(ctx.scope, input)),
+  get: nsRead.input(IdParams).query(({ ctx, input }) => getTest(ctx.scope, input.id)),
+  create: nsWrite.input(z.object({ test: CreateTestInput })).mutation(({ ctx, input }) => createTest(ctx.actor, ctx.scope, input.test)),
+  update: nsWrite.input(IdParams.extend({ patch: UpdateTestInput })).mutation(({ ctx, input }) => updateTest(ctx.scope, input.id, input.patch)),
+  remove: nsDelete.input(IdParams).mutation(({ ctx, input }) => deleteTest(ctx.scope, input.id)),
+  run: nsWrite.input(IdParams).mutation(({ ctx, input }) => runTest(ctx.actor, ctx.scope, input.id, { useSSE: false }) as Promise<TestRunDetail>),
+  runInline: nsWrite.input(z.object({ test: RunInlineTestInput.omit({ useSSE: true }) })).mutation(({ ctx, input }) => runInlineTest(ctx.actor, ctx.scope, { ...input.test, useSSE: false }) as Promise<TestRunDetail>),
+});
+
+const schedulesRouter = createTRPCRouter({
+  list: nsRead.query(({ ctx }) => listSchedules(ctx.actor, ctx.scope)),
+  get: nsRead.input(IdParams).query(({ ctx, input }) => getSchedule(ctx.actor, ctx.scope, input.id)),
+  create: nsWrite.input(z.object({ schedule: CreateScheduleInput })).mutation(({ ctx, input }) => createSchedule(ctx.actor, ctx.scope, input.schedule)),
+  update: nsWrite.input(IdParams.extend({ patch: UpdateScheduleInput })).mutation(({ ctx, input }) => updateSchedule(ctx.actor, ctx.scope, input.id, input.patch)),
+  remove: nsDelete.input(IdParams).mutation(({ ctx, input }) => deleteSchedule(ctx.actor, ctx.scope, input.id)),
+  trigger: nsWrite.input(IdParams).mutation(({ ctx, input }) => triggerSchedule(ctx.actor, ctx.scope, input.id, { useSSE: false }) as Promise<TestRunDetail>),
+});
+
 export const apiTesterRouter = createTRPCRouter({
   sharing: sharingRouter,
   collections: collectionsRouter,
@@ -137,4 +166,10 @@ export const apiTesterRouter = createTRPCRouter({
   environments: environmentsRouter,
   testRuns: testRunsRouter,
   execution: executionRouter,
+  mocks: apiTesterMocksRouter,
+  imports: apiTesterImportsRouter,
+  tests: testsRouter,
+  schedules: schedulesRouter,
+  helpers: apiTesterHelpersRouter,
+  formatImports: testerFormatImportsRouter,
 });

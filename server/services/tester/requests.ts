@@ -15,8 +15,8 @@ import { collectionForWrite, findCollection, findRequest, inTrash, lockCollectio
 import { touch } from "./folders";
 import { definitionOf, REQUEST_SCHEMA_VERSION, requestOrder, requestSummary, requestView, treeOrder } from "./views";
 
-/** The stored columns of a definition. */
-function columnsOf(definition: RequestDefinition) {
+/** The stored columns of a definition (also the import's). */
+export function columnsOf(definition: RequestDefinition) {
   return { kind: definition.kind, method: definition.method, url: definition.url, definition: definition as unknown as Prisma.InputJsonValue, schemaVersion: REQUEST_SCHEMA_VERSION };
 }
 

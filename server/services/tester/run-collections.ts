@@ -6,7 +6,7 @@
 // second: this process aborts at once, others see the flag on their poll.
 import type { Actor } from "@/server/auth/actor";
 import type { ExecuteCollectionInput, ExecuteMultipleInput } from "@/server/contracts/tester-execute-endpoints";
-import type { RunRequestResult, TestRunDetail } from "@/server/contracts/tester-run";
+import type { RunRequestResult, TestRunDetail, TestRunSummary } from "@/server/contracts/tester-run";
 import { AppError, errors } from "@/server/errors";
 import { logger } from "@/server/lib/logger";
 import { sseResponse } from "@/server/lib/sse-response";
@@ -28,7 +28,7 @@ const FLUSH_RESULTS = 100;
 const local = new Map<string, AbortController>();
 
 type RunInput = Omit<ExecuteCollectionInput, "requestIds">;
-interface Selection {
+export interface Selection {
   collectionId: string;
   requestIds?: string[];
 }
@@ -64,7 +64,21 @@ export function executeMultiple(actor: Actor, scope: NamespaceScope, input: Exec
   return executeSelections(actor, scope, selections, input);
 }
 
-async function executeSelections(actor: Actor, scope: NamespaceScope, selections: Selection[], input: RunInput): Promise<TestRunDetail | Response> {
+/** Who or what started a run besides the caller: a saved test or a schedule (referenceId), and a hook once the run row exists. */
+export interface RunOrigin {
+  referenceId?: string;
+  trigger?: "manual" | "test" | "schedule";
+  /** Username kept on the run; null for a schedule's occurrence. */
+  createdBy?: string | null;
+  onCreated?: (run: TestRunSummary) => void | Promise<void>;
+}
+
+/** A saved run configuration (standalone test, schedule) run like execute-multiple. */
+export function executeConfiguredRun(actor: Actor, scope: NamespaceScope, selections: Selection[], input: RunInput, origin: RunOrigin) {
+  return executeSelections(actor, scope, selections, input, origin);
+}
+
+async function executeSelections(actor: Actor, scope: NamespaceScope, selections: Selection[], input: RunInput, origin: RunOrigin = {}): Promise<TestRunDetail | Response> {
   // Everything that can be refused is checked before the run exists: no half-made runs.
   const loaded = await Promise.all(selections.map((s) => loadCollectionForRun(scope, s.collectionId)));
   const collections = loaded.map((c, i) => toRunCollection(c, selections[i].requestIds));
@@ -78,9 +92,11 @@ async function executeSelections(actor: Actor, scope: NamespaceScope, selections
     collectionIds: loaded.map((c) => c.id),
     environmentId: environment.id,
     iterations,
-    options: { delayMs: input.delayMs, bail: input.bail, dataRows: data?.length ?? 0, persistVariables: input.persistVariables },
-    createdBy: actor.user.username,
+    options: { delayMs: input.delayMs, bail: input.bail, dataRows: data?.length ?? 0, persistVariables: input.persistVariables, trigger: origin.trigger ?? "manual" },
+    referenceId: origin.referenceId ?? null,
+    createdBy: origin.createdBy !== undefined ? origin.createdBy : actor.user.username,
   });
+  await origin.onCreated?.(run);
   const execute = (onEvent: (e: RunEvent | { type: "started"; runId: string }) => void) =>
     performRun(actor, scope, run.id, collections, loaded, environment, { ...input, iterations }, data, onEvent);
   if (input.useSSE) {

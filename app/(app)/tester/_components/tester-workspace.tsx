@@ -18,11 +18,13 @@ import { EnvironmentPicker } from "@/components/tester/environment-picker";
 import { RequestEditor } from "@/components/tester/request-editor";
 import { RequestTabs } from "@/components/tester/request-tabs";
 import { ResponseViewer } from "@/components/tester/response-viewer";
+import { GenerateMocksDialog } from "@/components/tester/generate-mocks-dialog";
 import { Button } from "@/components/ui/button";
 import { PageHeader } from "@/components/ui/page-header";
 import { Skeleton } from "@/components/ui/skeleton";
 import type { RequestDefinition } from "@/server/contracts/tester-request";
 import { useNamespace } from "../../_components/namespace-context";
+import { useProtocolHelpers } from "./use-protocol-helpers";
 import { HistoryList } from "./history-list";
 import { mockDraftFromResponse, stashMockDraft } from "./mock-from-response";
 import { NameDialog } from "./name-dialog";
@@ -83,6 +85,7 @@ export function TesterWorkspace() {
   const activate = useMutation(trpc.apiTester.environments.activate.mutationOptions({ onError: toastError, onSuccess: () => void invalidateEnvs() }));
   const deactivate = useMutation(trpc.apiTester.environments.deactivate.mutationOptions({ onError: toastError, onSuccess: () => void invalidateEnvs() }));
   const send = useMutation(trpc.apiTester.execution.send.mutationOptions());
+  const helpers = useProtocolHelpers(namespace);
 
   const openSaved = async (id: string) => {
     if (tabs.tabs.some((t) => t.id === id)) return tabs.setActiveId(id);
@@ -152,6 +155,18 @@ export function TesterWorkspace() {
   };
   const onCreateRequest = (collectionId: string, folderId: string | null) =>
     createRequest.mutate({ namespace, collectionId, request: { name: "New request", url: "", folderId } }, { onSuccess: (r) => tabs.open({ id: r.id, collectionId, folderId, name: r.name, draft: definitionOf(r) }) });
+  const createMockNow = useMutation(
+    trpc.apiTester.mocks.fromResponse.mutationOptions({
+      onError: toastError,
+      onSuccess: (r) => toast.success(`Mock “${r.mock.id}” created`, { action: { label: "Open", onClick: () => router.push(hrefWithNs(`/mocks/${encodeURIComponent(r.mock.id)}`)) } }),
+    }),
+  );
+  const createMockFromResponse = () => {
+    const r = active?.result;
+    if (r?.response && r.request) createMockNow.mutate({ namespace, input: { request: r.request, response: r.response } });
+  };
+  const [generateFor, setGenerateFor] = useState<string | null>(null);
+  const generateMocks = useMutation(trpc.apiTester.mocks.fromCollection.mutationOptions());
   const saveAsMock = () => {
     const r = active?.result;
     if (!r?.response || !r.request) return;
@@ -179,6 +194,9 @@ export function TesterWorkspace() {
           </Button>
           <Button asChild variant="outline" size="sm">
             <Link href={hrefWithNs("/tester/environments")}>Environments</Link>
+          </Button>
+          <Button asChild variant="outline" size="sm">
+            <Link href={hrefWithNs("/tester/import")}>Import</Link>
           </Button>
         </>
       }
@@ -231,6 +249,7 @@ export function TesterWorkspace() {
             onShare={(node) => setSharing({ id: node.id, name: node.name })}
             onDelete={onDelete}
             onRun={(collectionId) => router.push(hrefWithNs(`/tester/runner?collection=${collectionId}`))}
+            onGenerateMocks={(collectionId) => (generateMocks.reset(), setGenerateFor(collectionId))}
           />
         ) : (
           <HistoryList namespace={namespace} onOpen={(h) => openNew({ ...BLANK_REQUEST, method: h.method, url: h.url }, `${h.method} ${h.url}`)} />
@@ -271,6 +290,7 @@ export function TesterWorkspace() {
               sending={active.sending}
               inheritedAuth={inheritedAuth}
               editorHeight={220}
+              helpers={helpers}
             />
             <div className="border-t pt-3">
               <ResponseViewer
@@ -280,6 +300,8 @@ export function TesterWorkspace() {
                 error={active.callError ?? active.result?.sendError ?? null}
                 tests={active.result ?? null}
                 onSaveAsMock={active.result?.response ? saveAsMock : undefined}
+                onCreateMockNow={active.result?.response ? createMockFromResponse : undefined}
+                creatingMock={createMockNow.isPending}
                 bodyHeight={260}
               />
             </div>
@@ -295,6 +317,16 @@ export function TesterWorkspace() {
         )}
       </main>
       <ShareCollectionDialog collection={sharing} onClose={() => setSharing(null)} />
+      <GenerateMocksDialog
+        open={generateFor !== null}
+        onOpenChange={(o) => !o && setGenerateFor(null)}
+        collectionName={list.data?.collections.find((c) => c.id === generateFor)?.name ?? "collection"}
+        pending={generateMocks.isPending}
+        error={generateMocks.error}
+        result={generateMocks.data ?? null}
+        onGenerate={({ execute }) => generateFor && generateMocks.mutate({ namespace, input: { collectionId: generateFor, execute } })}
+        mocksHref={hrefWithNs("/mocks")}
+      />
       <NameDialog
         open={naming !== null}
         onOpenChange={(o) => !o && setNaming(null)}

@@ -1,0 +1,10 @@
+// Import a WSDL 1.1 document as a new API tester collection (preview=true: only the would-be tree); 207 when some items failed.
+import { testerImportFormatEndpoints as e } from "@/server/contracts/tester-import-format-endpoints";
+import { defineRoute } from "@/server/http/define-route";
+import { importReply, readImportRequest } from "@/server/http/import-request";
+import { importFormat } from "@/server/services/tester/import-formats";
+
+export const POST = defineRoute(e.wsdl, async (input) => {
+  const { scope, body } = await readImportRequest(input);
+  return importReply(await importFormat("wsdl", input.actor, scope, body, input.query));
+});

@@ -1,0 +1,146 @@
+// k6/http's request and response objects inside the isolate. The request is
+// normalised here (URL, body, params) into what the host sends; the host's
+// answer becomes a k6 Response (status, body, headers, timings, json()).
+import { b64decode, utf8Encode } from "./encoding";
+
+export interface RequestParams {
+  headers?: Record<string, unknown>;
+  tags?: Record<string, unknown>;
+  timeout?: string | number;
+  redirects?: number;
+  responseType?: "text" | "binary" | "none";
+  cookies?: Record<string, unknown>;
+}
+
+/** What crosses to the host for one request. */
+export interface HostRequest {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  /** Latin-1 "binary string" of the body's bytes (UTF-8 for text). */
+  body?: string;
+  tags: Record<string, string>;
+  timeout?: string | number;
+  redirects?: number;
+  responseType: "text" | "binary" | "none";
+}
+
+export interface HostResponse {
+  status: number;
+  statusText: string;
+  url: string;
+  proto: string;
+  headers: Record<string, string>;
+  /** Text, or base64 when the request asked for binary. */
+  body: string | null;
+  timings: { blocked: number; connecting: number; tls_handshaking: number; sending: number; waiting: number; receiving: number; duration: number };
+  error: string;
+  errorCode: number;
+  remoteIp: string;
+  remotePort: number;
+}
+
+function formEncode(obj: Record<string, unknown>): string {
+  return Object.entries(obj)
+    .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v === null || v === undefined ? "" : String(v))}`)
+    .join("&");
+}
+
+function hasHeader(headers: Record<string, string>, name: string): boolean {
+  const lower = name.toLowerCase();
+  return Object.keys(headers).some((k) => k.toLowerCase() === lower);
+}
+
+export function buildRequest(method: string, url: unknown, body: unknown, params: RequestParams | undefined, group: string): HostRequest {
+  const p = params ?? {};
+  const headers: Record<string, string> = {};
+  for (const [k, v] of Object.entries(p.headers ?? {})) if (v !== undefined && v !== null) headers[k] = String(v);
+  const tags: Record<string, string> = {};
+  let urlText: string;
+  if (url && typeof url === "object" && (url as { __k6url?: boolean }).__k6url) {
+    urlText = (url as { url: string }).url;
+    tags.name = (url as { name: string }).name;
+  } else urlText = String(url);
+  for (const [k, v] of Object.entries(p.tags ?? {})) tags[k] = String(v);
+  if (group) tags.group = group;
+  let wire: string | undefined;
+  if (body === null || body === undefined) wire = undefined;
+  else if (typeof body === "string") wire = utf8Encode(body);
+  else if (body instanceof ArrayBuffer || ArrayBuffer.isView(body)) {
+    const bytes = body instanceof ArrayBuffer ? new Uint8Array(body) : new Uint8Array(body.buffer, body.byteOffset, body.byteLength);
+    let s = "";
+    for (let i = 0; i < bytes.length; i++) s += String.fromCharCode(bytes[i]);
+    wire = s;
+  } else if (typeof body === "object") {
+    // k6 sends an object body as a form; JSON must be stringified by the script.
+    wire = formEncode(body as Record<string, unknown>);
+    if (!hasHeader(headers, "content-type")) headers["Content-Type"] = "application/x-www-form-urlencoded";
+  } else wire = utf8Encode(String(body));
+  return { method, url: urlText, headers, body: wire, tags, timeout: p.timeout, redirects: p.redirects, responseType: p.responseType ?? "text" };
+}
+
+/** GJSON's common forms: `a.b`, `items.0.id`, `items.#` (length), `items.#.id` (each one's id). */
+export function jsonSelect(value: unknown, selector: string): unknown {
+  const parts = selector.split(".");
+  let cur: unknown = value;
+  for (let i = 0; i < parts.length; i++) {
+    const part = parts[i];
+    if (cur === null || cur === undefined) return undefined;
+    if (part === "#" && Array.isArray(cur)) {
+      const rest = parts.slice(i + 1).join(".");
+      return rest ? cur.map((x) => jsonSelect(x, rest)) : cur.length;
+    }
+    cur = (cur as Record<string, unknown>)[part];
+  }
+  return cur;
+}
+
+export class K6Response {
+  status: number;
+  status_text: string;
+  url: string;
+  proto: string;
+  headers: Record<string, string>;
+  body: string | ArrayBuffer | null;
+  timings: HostResponse["timings"];
+  error: string;
+  error_code: number;
+  remote_ip: string;
+  remote_port: number;
+  request: { method: string; url: string; headers: Record<string, string[]>; body: string };
+  cookies: Record<string, unknown[]>;
+  #parsed: unknown;
+
+  constructor(r: HostResponse, req: HostRequest) {
+    this.status = r.status;
+    this.status_text = r.statusText;
+    this.url = r.url;
+    this.proto = r.proto;
+    this.headers = r.headers;
+    this.body = r.body === null ? null : req.responseType === "binary" ? (b64decode(r.body) as ArrayBuffer) : r.body;
+    this.timings = r.timings;
+    this.error = r.error;
+    this.error_code = r.errorCode;
+    this.remote_ip = r.remoteIp;
+    this.remote_port = r.remotePort;
+    this.request = { method: req.method, url: req.url, headers: Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, [v]])), body: req.body ?? "" };
+    this.cookies = {};
+  }
+
+  json(selector?: string): unknown {
+    if (typeof this.body !== "string") throw new Error(`the response has no text body to parse as JSON${this.error ? ` (${this.error})` : ""}`);
+    if (this.#parsed === undefined) {
+      try {
+        this.#parsed = JSON.parse(this.body);
+      } catch (e) {
+        throw new Error(`cannot parse the response body as JSON: ${(e as Error).message}`);
+      }
+    }
+    return selector ? jsonSelect(this.#parsed, selector) : this.#parsed;
+  }
+
+  html(): never {
+    throw new Error("Response.html() is not supported here (no HTML parser in the load sandbox); use regular expressions or json()");
+  }
+}
+

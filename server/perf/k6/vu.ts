@@ -1,0 +1,210 @@
+// One k6 virtual user: an isolate of its own (memory-limited, its CPU per
+// iteration watched) holding the k6 modules and the user's script as an ES
+// module. The host side of its synchronous calls (HTTP, sleep, open,
+// SharedArray) is a VuHost, so the same VU runs in the web process or in a
+// runner agent.
+import path from "node:path";
+import ivm from "isolated-vm";
+import { isolateBundle } from "@/server/lib/isolate-bundle";
+import type { HostRequest, HostResponse } from "./isolate/http";
+import { moduleSource, SUPPORTED_MODULES, unsupportedModule } from "./modules";
+
+export const SCRIPT_FILENAME = "script.js";
+const RUNTIME_FILENAME = "k6-runtime.js";
+
+const runtime = isolateBundle({
+  entry: "server/perf/k6/isolate/entry.ts",
+  near: import.meta.dirname && path.join(import.meta.dirname, "isolate", "entry.ts"),
+  filename: RUNTIME_FILENAME,
+});
+
+export type { HostRequest, HostResponse };
+
+/** What a VU asks of the process it runs in. */
+export interface VuHost {
+  http(vu: number, requests: HostRequest[], expected: ExpectedStatuses): Promise<HostResponse[]>;
+  /** Resolves after `ms`, or earlier when the run stops. */
+  sleep(ms: number): Promise<void>;
+  /** SharedArray: the JSON of `name` when a VU made it already; `json` given stores it. */
+  shared(name: string, json: string | undefined): string | undefined;
+  /** open(): the file's text, or base64 of its bytes when `binary`. Throws when there is none. */
+  open(path: string, binary: boolean): string;
+  log(vu: number, level: string, text: string): void;
+  abort(reason: string): void;
+}
+
+/** null: k6's default (200–399 is expected). */
+export type ExpectedStatuses = (number | { min: number; max: number })[] | null;
+
+export interface ScriptProblem {
+  message: string;
+  line?: number;
+  column?: number;
+  /** The module an import named, when that is the problem. */
+  module?: string;
+}
+
+export class ScriptError extends Error {
+  constructor(readonly problem: ScriptProblem) {
+    super(problem.line ? `${problem.message} (line ${problem.line}, column ${problem.column})` : problem.message);
+  }
+}
+
+/** "Unexpected token '*' [script.js:2:4]" → the message, line and column. */
+function located(e: unknown): ScriptProblem {
+  const raw = (e as Error)?.message ?? String(e);
+  const at = /\s*\[script\.js:(\d+):(\d+)\]$/.exec(raw);
+  return at ? { message: `SyntaxError: ${raw.slice(0, at.index)}`, line: Number(at[1]), column: Number(at[2]) } : { message: raw };
+}
+
+export interface IterationResult {
+  samples: [metric: string, value: number, tags: Record<string, string>][];
+  checks: [groupPath: string[], name: string, passes: number, fails: number][];
+  error?: string;
+  aborted?: boolean;
+  /** lifecycle(): the function's result as JSON. */
+  value?: string;
+}
+
+export interface ScriptInfo {
+  options: Record<string, unknown>;
+  functions: string[];
+  metrics: Record<string, { type: "counter" | "gauge" | "rate" | "trend"; isTime: boolean }>;
+}
+
+export interface VuOptions {
+  id: number;
+  source: string;
+  env: Record<string, string>;
+  host: VuHost;
+  memoryMb?: number;
+}
+
+/**
+ * Compiles the script alone (no VU): a syntax error with its line and
+ * column, or an import of a module that is not here, naming it.
+ */
+export async function checkScript(source: string): Promise<ScriptProblem | undefined> {
+  const isolate = new ivm.Isolate({ memoryLimit: 32 });
+  try {
+    const mod = await isolate.compileModule(source, { filename: SCRIPT_FILENAME });
+    for (const spec of mod.dependencySpecifiers) {
+      const why = unsupportedModule(spec);
+      if (why) return { message: `import "${spec}": ${why}`, module: spec };
+    }
+    return undefined;
+  } catch (e) {
+    return located(e);
+  } finally {
+    isolate.dispose();
+  }
+}
+
+export class K6Vu {
+  #expected: ExpectedStatuses = null;
+  private constructor(
+    readonly id: number,
+    readonly isolate: ivm.Isolate,
+    private readonly rt: { iterate: ivm.Reference; lifecycle: ivm.Reference; setData: ivm.Reference; info: ivm.Reference },
+  ) {}
+
+  get expected(): ExpectedStatuses {
+    return this.#expected;
+  }
+
+  /** A VU with the script's init code run (its options, metrics and SharedArrays made). Throws ScriptError. */
+  static async create(opts: VuOptions): Promise<K6Vu> {
+    const isolate = new ivm.Isolate({ memoryLimit: opts.memoryMb ?? 64 });
+    let vu: K6Vu | undefined;
+    // setResponseCallback() in the init code runs before the VU object exists.
+    let pendingExpected: ExpectedStatuses = null;
+    try {
+      const context = await isolate.createContext();
+      const g = context.global;
+      const host = opts.host;
+      await g.set("__k6_http", new ivm.Reference(async (json: string) => JSON.stringify(await host.http(opts.id, JSON.parse(json) as HostRequest[], (vu ? vu.#expected : null)))));
+      await g.set("__k6_sleep", new ivm.Reference((ms: number) => host.sleep(ms)));
+      await g.set("__k6_shared", new ivm.Reference((name: string, json: string | undefined) => host.shared(name, json)));
+      await g.set("__k6_open", new ivm.Reference((p: string, binary: boolean) => host.open(p, binary)));
+      await g.set("__k6_log", new ivm.Reference((level: string, text: string) => host.log(opts.id, level, text)));
+      await g.set("__k6_abort", new ivm.Reference((reason: string) => host.abort(reason)));
+      await g.set(
+        "__k6_expected",
+        new ivm.Reference((json: string) => {
+          if (vu) vu.#expected = JSON.parse(json) as ExpectedStatuses;
+          else pendingExpected = JSON.parse(json) as ExpectedStatuses;
+        }),
+      );
+      const script = await runtime.compile(isolate);
+      await script.run(context, { timeout: 5000 });
+      script.release();
+      const api = (await g.get("__k6rt", { reference: true })) as ivm.Reference<Record<string, unknown>>;
+      const fn = async (name: string) => (await api.get(name, { reference: true })) as ivm.Reference;
+      const rt = { iterate: await fn("iterate"), lifecycle: await fn("lifecycle"), setData: await fn("setData"), info: await fn("info") };
+      const configure = await fn("configure");
+      await configure.apply(undefined, [opts.id, JSON.stringify(opts.env)], { arguments: { copy: true } });
+
+      let user: ivm.Module;
+      try {
+        user = await isolate.compileModule(opts.source, { filename: SCRIPT_FILENAME });
+      } catch (e) {
+        throw new ScriptError(located(e));
+      }
+      const shims = new Map<string, ivm.Module>();
+      for (const spec of user.dependencySpecifiers) {
+        const why = unsupportedModule(spec);
+        if (why) throw new ScriptError({ message: `import "${spec}": ${why}`, module: spec });
+        if (!shims.has(spec) && SUPPORTED_MODULES[spec]) shims.set(spec, await isolate.compileModule(moduleSource(spec), { filename: `${spec}.js` }));
+      }
+      const main = await isolate.compileModule(`import * as s from "${SCRIPT_FILENAME}";\nglobalThis.__k6rt.attach(s);`, { filename: "k6-main.js" });
+      await main.instantiate(context, (spec) => {
+        if (spec === SCRIPT_FILENAME) return user;
+        const m = shims.get(spec);
+        if (!m) throw new Error(`no module ${spec}`);
+        return m;
+      });
+      try {
+        await main.evaluate({ timeout: 30_000 });
+      } catch (e) {
+        throw new ScriptError({ message: `the script's init code failed: ${(e as Error)?.message ?? e}` });
+      }
+      const endInit = await fn("endInit");
+      await endInit.apply(undefined, []);
+      vu = new K6Vu(opts.id, isolate, rt);
+      vu.#expected = pendingExpected;
+      return vu;
+    } catch (e) {
+      if (!isolate.isDisposed) isolate.dispose();
+      throw e;
+    }
+  }
+
+  async info(): Promise<ScriptInfo> {
+    return JSON.parse((await this.rt.info.apply(undefined, [], { result: { copy: true } })) as string) as ScriptInfo;
+  }
+
+  async setData(json: string | undefined): Promise<void> {
+    await this.rt.setData.apply(undefined, [json], { arguments: { copy: true } });
+  }
+
+  /** One call of the scenario's function. A script exception is the result's `error`, not a throw. */
+  async iterate(exec: string, iter: number, iterationInTest: number, scenario: string): Promise<IterationResult> {
+    const json = (await this.rt.iterate.apply(undefined, [exec, iter, iterationInTest, scenario], { arguments: { copy: true }, result: { promise: true, copy: true } })) as string;
+    return JSON.parse(json) as IterationResult;
+  }
+
+  /** setup(), teardown(data) or handleSummary(data). */
+  async lifecycle(name: string, argJson: string | undefined): Promise<IterationResult> {
+    const json = (await this.rt.lifecycle.apply(undefined, [name, argJson], { arguments: { copy: true }, result: { promise: true, copy: true } })) as string;
+    return JSON.parse(json) as IterationResult;
+  }
+
+  /** CPU the isolate has used, in milliseconds (the runaway watchdog reads it). */
+  cpuMs(): number {
+    return this.isolate.isDisposed ? 0 : Number(this.isolate.cpuTime) / 1e6;
+  }
+
+  dispose(): void {
+    if (!this.isolate.isDisposed) this.isolate.dispose();
+  }
+}
