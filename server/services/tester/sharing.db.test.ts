@@ -25,6 +25,8 @@ import * as spacesRoute from "@/app/api/v1/api-tester/collections/[id]/spaces/ro
 import * as spaceRoute from "@/app/api/v1/api-tester/collections/[id]/spaces/[namespace]/route";
 import * as searchRoute from "@/app/api/v1/api-tester/users/search/route";
 import * as lookupRoute from "@/app/api/v1/users/lookup/route";
+import * as schedulesRoute from "@/app/api/v1/api-tester/schedules/route";
+import * as mocksFromCollectionRoute from "@/app/api/v1/api-tester/mocks-from-collection/route";
 import { SECRET_MASK } from "@/server/contracts/tester-request";
 import { db } from "@/server/db/client";
 import { AppError } from "@/server/errors";
@@ -191,6 +193,9 @@ describe("cross-Space rules", () => {
     { rule: "the Preflight ran nothing and left no history", run: () => get(historyRoute, "/api/v1/api-tester/requests/history", "betaUser", {}, B), status: 200, check: async (b) => { expect(b.entries ?? b.history ?? []).toEqual([]); expect(await db().testerHistory.count()).toBe(0); } },
     { rule: "starting a functional run of it is 403", run: () => inB(executeCollectionRoute, `${base}/${shared}/execute`, {}, { id: shared }), status: 403, check: async () => expect(await db().testRun.count()).toBe(0) },
     { rule: "running it among several collections is 403, and no run is created", run: () => inB(executeMultipleRoute, `${base}/execute-multiple`, { collectionIds: [shared] }), status: 403, check: async () => expect(await db().testRun.count()).toBe(0) },
+    { rule: "scheduling it is 403, and no schedule is created", run: () => inB(schedulesRoute, "/api/v1/api-tester/schedules", { name: "nightly", cron: "0 3 * * *", collectionIds: [shared] }), status: 403, check: async () => expect(await db().testerSchedule.count()).toBe(0) },
+    { rule: "generating mocks from it is 403, and no mock is created", run: () => inB(mocksFromCollectionRoute, "/api/v1/api-tester/mocks-from-collection", { collectionId: shared }), status: 403, check: async () => expect(await db().mock.count()).toBe(0) },
+    { rule: "generating mocks from a collection the caller cannot reach is 404", run: () => post(mocksFromCollectionRoute, "/api/v1/api-tester/mocks-from-collection", "stranger", { collectionId: shared }, {}, G), status: 404 },
     { rule: "changing it from the recipient Space is not possible (its writes are the owner Space's)", run: () => call(oneRoute.PUT, `${base}/${shared}?namespace=${B}`, { method: "PUT", cookie: cookie.betaUser, body: { name: "mine" }, params: { id: shared } }), status: 404 },
     { rule: "a Space it is not shared into cannot see it (404)", run: () => getIn(shared, G, "stranger"), status: 404 },
     { rule: "after the Space share is removed it is gone from the recipient Space", run: async () => { const c = await newCollection("Briefly shared"); await shareSpaces(c, "owner", { namespaces: [B] }); expect((await getIn(c, B, "betaUser")).status).toBe(200); expect((await removeSpace(c, B)).status).toBe(200); return getIn(c, B, "betaUser"); }, status: 404 },
