@@ -24,6 +24,8 @@ export interface TreeRequest {
 export interface TreeCollection {
   id: string;
   name: string;
+  /** Shared from another Space: it can be opened and copied here, not changed or run. */
+  sharedFrom?: { namespace: string };
   folders: readonly TreeFolder[];
   requests: readonly TreeRequest[];
 }

@@ -6,7 +6,7 @@
 // folder); requests are dragged to reorder them in a folder or to move them
 // into another folder or collection. It only reports what the user asked for:
 // the page saves it and passes the new collections back.
-import { Copy, CopyPlus, FilePlus2, FolderPlus, Import, Library, Pencil, Play, Search, SquareArrowOutUpRight, Trash2 } from "lucide-react";
+import { Copy, CopyPlus, FilePlus2, FolderPlus, Import, Library, Pencil, Play, Search, Share2, SquareArrowOutUpRight, Trash2 } from "lucide-react";
 import { useCallback, useMemo, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
@@ -35,6 +35,8 @@ export interface CollectionTreeProps {
   onCreateFolder?: (collectionId: string, parentFolderId: string | null) => void;
   onRename?: (node: NodeRef, name: string) => void;
   onDuplicate?: (node: NodeRef) => void;
+  /** Offered on collections only. */
+  onShare?: (node: NodeRef) => void;
   /** Called after the user confirmed. */
   onDelete?: (node: NodeRef) => void;
   onRun?: (collectionId: string, folderId: string | null) => void;
@@ -54,6 +56,7 @@ export function CollectionTree(props: CollectionTreeProps) {
   const rowEls = useRef(new Map<string, HTMLDivElement>());
 
   const tree = useMemo(() => buildTree(collections ?? []), [collections]);
+  const sharedIn = useMemo(() => new Set((collections ?? []).filter((c) => c.sharedFrom).map((c) => c.id)), [collections]);
   const filtered = useMemo(() => filterTree(tree, query), [tree, query]);
   const searching = query.trim() !== "";
   const isOpen = useCallback((key: string) => searching || key.startsWith("c:") !== flipped.has(key), [searching, flipped]);
@@ -81,6 +84,12 @@ export function CollectionTree(props: CollectionTreeProps) {
   function actionsFor(node: TreeNode): RowAction[] {
     const ref = refOf(node);
     const a: RowAction[] = [];
+    if (sharedIn.has(node.collectionId)) {
+      // Read-only here: open its requests, or copy the whole collection into this Space.
+      if (node.type === "request") a.push({ label: "Open", icon: SquareArrowOutUpRight, onSelect: () => onOpenRequest(node.id), hint: "Enter" });
+      if (node.type === "collection" && props.onDuplicate) a.push({ label: "Copy into this Space", icon: Copy, onSelect: () => props.onDuplicate?.(ref) });
+      return a;
+    }
     if (node.type === "request") a.push({ label: "Open", icon: SquareArrowOutUpRight, onSelect: () => onOpenRequest(node.id), hint: "Enter" });
     else {
       if (props.onCreateRequest) a.push({ label: "New request", icon: FilePlus2, onSelect: () => props.onCreateRequest?.(node.collectionId, node.folderId) });
@@ -90,6 +99,7 @@ export function CollectionTree(props: CollectionTreeProps) {
     }
     if (props.onRename) a.push({ label: "Rename", icon: Pencil, onSelect: () => setRenaming(node.key), hint: "F2", separated: a.length > 0 });
     if (props.onDuplicate) a.push({ label: "Duplicate", icon: Copy, onSelect: () => props.onDuplicate?.(ref) });
+    if (props.onShare && node.type === "collection") a.push({ label: "Share…", icon: Share2, onSelect: () => props.onShare?.(ref) });
     if (props.onDelete) a.push({ label: "Delete", icon: Trash2, onSelect: () => setDeleting(node), destructive: true, hint: "Del", separated: true });
     return a;
   }

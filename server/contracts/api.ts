@@ -2,6 +2,7 @@
 // that checks each route handler is listed here.
 import { apiTesterEndpoints } from "./api-tester";
 import { testerExecuteEndpoints } from "./tester-execute-endpoints";
+import { testerSharingEndpoints } from "./tester-sharing";
 import { testerMockEndpoints } from "./tester-mock-endpoints";
 import { testerImportEndpoints } from "./tester-import-endpoints";
 import { testerScheduleEndpoints, testerTestEndpoints } from "./tester-tests-schedules";
@@ -54,6 +55,7 @@ export const allEndpoints: Endpoint[] = [
   ...Object.values(brokerAdminEndpoints),
   ...apiTesterEndpoints,
   ...Object.values(testerExecuteEndpoints),
+  ...Object.values(testerSharingEndpoints),
   ...Object.values(testerMockEndpoints),
   ...Object.values(testerImportEndpoints),
   ...Object.values(testerTestEndpoints),

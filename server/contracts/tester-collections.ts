@@ -73,6 +73,10 @@ export const CollectionSummary = z.object({
   createdAt: Timestamp,
   updatedAt: Timestamp,
   deletedAt: Timestamp.nullable().describe("set while the collection is in the trash"),
+  sharedFrom: z
+    .object({ namespace: z.string() })
+    .optional()
+    .describe("present when the collection belongs to another Space and is shared into this one: it can be viewed and copied here, not run"),
 });
 export type CollectionSummary = z.infer<typeof CollectionSummary>;
 

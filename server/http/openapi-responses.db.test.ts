@@ -395,6 +395,16 @@ describe("every documented operation, success case, validated against the docume
     await ok(`PATCH ${t}/requests/batch/move`, { body: { ids: [atRoot.id], collectionId: c.id, folderId: folder.id } });
     await ok(`GET ${t}/collections/{id}/export`, { params: { id: c.id } });
     const copy = await ok(`POST ${t}/collections/{id}/duplicate`, { params: { id: c.id } }, 201);
+    // Sharing: with a member of the namespace, into another namespace; then undone.
+    await ok(`POST ${t}/collections/{id}/sharing/users`, { params: { id: c.id }, body: { users: [{ userId: owner.id, role: "editor" }] } });
+    await ok(`POST ${t}/collections/{id}/sharing/spaces`, { params: { id: c.id }, body: { namespaces: ["sandbox"] } });
+    await ok(`GET ${t}/collections/{id}/users`, { params: { id: c.id } });
+    await ok(`GET ${t}/collections/{id}/spaces`, { params: { id: c.id } });
+    await ok(`PUT ${t}/collections/{id}/users/{userId}/role`, { params: { id: c.id, userId: owner.id }, body: { role: "viewer" } });
+    await ok(`DELETE ${t}/collections/{id}/users/{userId}`, { params: { id: c.id, userId: owner.id } });
+    await ok(`DELETE ${t}/collections/{id}/spaces/{namespace}`, { params: { id: c.id, namespace: "sandbox" } });
+    await ok(`GET ${t}/users/search`, { query: `namespace=${NS}&q=owner&limit=5` });
+    await ok("POST /api/v1/users/lookup", { query: `namespace=${NS}`, body: { userIds: [owner.id, randomUUID()] } });
     await ok(`DELETE ${t}/requests/{id}`, { params: { id: inFolder.id } });
     await ok(`DELETE ${t}/requests/batch`, { body: { ids: [atRoot.id] } });
     await ok(`DELETE ${t}/folders/{id}`, { params: { id: folder.id } });
@@ -645,6 +655,11 @@ describe("the errors each operation documents", () => {
     await c409(`DELETE ${t}/requests/{id}`, { params: { id: request.id } });
     await c409(`DELETE ${t}/requests/batch`, { body: { ids: [request.id] } });
     await c409(`PATCH ${t}/requests/batch/move`, { body: { ids: [request.id], collectionId: c.id } });
+    await c409(`POST ${t}/collections/{id}/sharing/users`, { params: { id: c.id }, body: { userIds: [owner.id] } });
+    await c409(`POST ${t}/collections/{id}/sharing/spaces`, { params: { id: c.id }, body: { namespaces: ["sandbox"] } });
+    await c409(`PUT ${t}/collections/{id}/users/{userId}/role`, { params: { id: c.id, userId: owner.id }, body: { role: "editor" } });
+    await c409(`DELETE ${t}/collections/{id}/users/{userId}`, { params: { id: c.id, userId: owner.id } });
+    await c409(`DELETE ${t}/collections/{id}/spaces/{namespace}`, { params: { id: c.id, namespace: "sandbox" } });
     const scope = await resolveNamespace(actorFor(await db().user.findUniqueOrThrow({ where: { id: admin.id } })), NS);
     const run = await createTestRun(scope, { name: "Busy", status: "running" });
     await c409(`DELETE ${t}/test-runs/{id}`, { params: { id: run.id } });

@@ -53,6 +53,9 @@ import type { TestRunDetail } from "@/server/contracts/tester-run";
 import { nsDelete, nsRead, nsWrite } from "../namespaced";
 import { apiTesterHelpersRouter } from "./api-tester-helpers";
 import { createTRPCRouter } from "../trpc";
+import { PeopleSearchQuery, SetShareRoleInput, ShareSpacesInput, ShareUsersInput } from "@/server/contracts/tester-sharing";
+import { lookupPeople, searchPeople } from "@/server/services/people";
+import { listSpaceShares, listUserShares, removeSpaceShare, removeUserShare, setUserShareRole, shareWithSpaces, shareWithUsers } from "@/server/services/tester/sharing";
 import { apiTesterMocksRouter } from "./api-tester-mocks";
 import { apiTesterImportsRouter } from "./api-tester-imports";
 import { testerFormatImportsRouter } from "./tester-format-imports";
@@ -65,7 +68,8 @@ const collectionsRouter = createTRPCRouter({
   list: nsRead.input(CollectionListInput).query(({ ctx, input }) => listCollections(ctx.scope, input)),
   get: nsRead.input(IdParams).query(({ ctx, input }) => getCollection(ctx.scope, input.id)),
   create: nsWrite.input(z.object({ collection: CreateCollectionInput })).mutation(({ ctx, input }) => createCollection(ctx.actor, ctx.scope, input.collection)),
-  update: nsWrite.input(IdParams.extend({ patch: UpdateCollectionInput })).mutation(({ ctx, input }) => updateCollection(ctx.scope, input.id, input.patch)),
+  // nsRead: an editor user share lets a Space viewer change this one collection (the service checks).
+  update: nsRead.input(IdParams.extend({ patch: UpdateCollectionInput })).mutation(({ ctx, input }) => updateCollection(ctx.scope, input.id, input.patch, ctx.actor)),
   remove: nsDelete.input(IdParams.extend({ permanent: z.boolean().optional() })).mutation(({ ctx, input }) => deleteCollection(ctx.scope, input.id, { permanent: input.permanent })),
   removeMany: nsDelete.input(z.object({ ids: CollectionIdsInput.shape.ids })).mutation(({ ctx, input }) => deleteCollections(ctx.scope, input.ids)),
   restore: nsWrite.input(IdParams).mutation(({ ctx, input }) => restoreCollection(ctx.scope, input.id)),
@@ -118,6 +122,21 @@ const executionRouter = createTRPCRouter({
   sendWithoutScripts: nsWrite.input(z.object({ send: ExecuteRequestInput })).mutation(({ ctx, input, signal }) => executeRequest(ctx.actor, ctx.scope, input.send, signal)),
 });
 
+// The Share dialog. Permissions are the service's (a Space viewer may share
+// view rights), so every procedure resolves the namespace with read.
+const sharingRouter = createTRPCRouter({
+  users: nsRead.input(IdParams).query(({ ctx, input }) => listUserShares(ctx.actor, ctx.scope, input.id)),
+  spaces: nsRead.input(IdParams).query(({ ctx, input }) => listSpaceShares(ctx.actor, ctx.scope, input.id)),
+  shareUsers: nsRead.input(IdParams.extend({ share: ShareUsersInput })).mutation(({ ctx, input }) => shareWithUsers(ctx.actor, ctx.scope, input.id, input.share)),
+  shareSpaces: nsRead.input(IdParams.extend({ share: ShareSpacesInput })).mutation(({ ctx, input }) => shareWithSpaces(ctx.actor, ctx.scope, input.id, input.share)),
+  setRole: nsRead.input(IdParams.extend({ userId: z.string().uuid(), role: SetShareRoleInput.shape.role })).mutation(({ ctx, input }) => setUserShareRole(ctx.actor, ctx.scope, input.id, input.userId, input.role)),
+  removeUser: nsRead.input(IdParams.extend({ userId: z.string().uuid() })).mutation(({ ctx, input }) => removeUserShare(ctx.actor, ctx.scope, input.id, input.userId)),
+  removeSpace: nsRead.input(IdParams.extend({ space: z.string().min(1).max(63) })).mutation(({ ctx, input }) => removeSpaceShare(ctx.actor, ctx.scope, input.id, input.space)),
+  // People of the namespace the UI names (it always names one).
+  searchPeople: nsRead.input(PeopleSearchQuery).query(({ ctx, input }) => searchPeople(ctx.scope, input)),
+  lookupPeople: nsRead.input(z.object({ userIds: z.array(z.string().max(100)).max(200) })).query(({ ctx, input }) => lookupPeople(ctx.scope, input.userIds)),
+});
+
 // Standalone tests and schedules. Their runs answer the finished run here (no
 // stream); REST's useSSE is for clients that follow progress.
 const testsRouter = createTRPCRouter({
@@ -140,6 +159,7 @@ const schedulesRouter = createTRPCRouter({
 });
 
 export const apiTesterRouter = createTRPCRouter({
+  sharing: sharingRouter,
   collections: collectionsRouter,
   folders: foldersRouter,
   requests: requestsRouter,

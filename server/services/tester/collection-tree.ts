@@ -7,7 +7,8 @@ import type { RequestAuth, RequestDefinition, Scripts, Variable } from "@/server
 import { NATIVE_COLLECTION_FORMAT, NATIVE_COLLECTION_VERSION, type NativeCollectionDocument, type NativeItem } from "@/server/contracts/tester-native-format";
 import { db, type TesterCollection, type TesterFolder, type TesterRequest } from "@/server/db/client";
 import type { NamespaceScope } from "../namespace-access";
-import { findCollection, inTrash } from "./access";
+import { inTrash } from "./access";
+import { reachCollection, refuseCrossSpace } from "./collection-access";
 import { maskVariables, openVariables, storedVariables } from "./secrets";
 import { authOf, definitionOf, scriptsOf } from "./views";
 
@@ -26,8 +27,11 @@ function group<T>(rows: T[], key: (row: T) => string | null): Map<string | null,
   return out;
 }
 
-async function loadTree(scope: NamespaceScope, id: string): Promise<Tree> {
-  const collection = await findCollection(db(), scope, id);
+/** A collection of the Space or one shared into it; running a shared one is refused (403) before its content is read. */
+async function loadTree(scope: NamespaceScope, id: string, purpose: "view" | "execute"): Promise<Tree> {
+  const reach = await reachCollection(scope, id);
+  refuseCrossSpace(reach, purpose);
+  const { collection } = reach;
   const folders = await db().testerFolder.findMany({ where: { collectionId: id } });
   const requests = await db().testerRequest.findMany({ where: { collectionId: id } });
   const children = group(folders.sort(bySort), (f) => f.parentId);
@@ -56,7 +60,7 @@ function fileNameOf(name: string): string {
 
 /** The native document of a collection (one in the trash too); secret values are masked. */
 export async function exportCollection(scope: NamespaceScope, id: string): Promise<{ document: NativeCollectionDocument; fileName: string }> {
-  const tree = await loadTree(scope, id);
+  const tree = await loadTree(scope, id, "view");
   const root: NativeItem[] = [];
   const itemsOf = new Map<string, NativeItem[]>();
   const place = (parentId: string | null, item: NativeItem) => (parentId ? itemsOf.get(parentId)! : root).push(item);
@@ -120,9 +124,9 @@ export interface CollectionForRun {
   requests: RequestForRun[];
 }
 
-/** A collection with its real variable values, for the run executor; 409 while it is in the trash. */
+/** A collection with its real variable values, for the run executor; 409 while it is in the trash, 403 when shared from another Space. */
 export async function loadCollectionForRun(scope: NamespaceScope, id: string): Promise<CollectionForRun> {
-  const tree = await loadTree(scope, id);
+  const tree = await loadTree(scope, id, "execute");
   if (tree.collection.deletedAt) throw inTrash(tree.collection);
   const folders: FolderForRun[] = [];
   const requests: RequestForRun[] = [];

@@ -7,9 +7,10 @@ import type { z } from "zod";
 import type { Actor } from "@/server/auth/actor";
 import type { CollectionListQuery, CollectionSummary, CollectionView, CreateCollectionInput, UpdateCollectionInput } from "@/server/contracts/tester-collections";
 import { db, type Prisma } from "@/server/db/client";
-import { AppError } from "@/server/errors";
+import { AppError, errors } from "@/server/errors";
 import type { NamespaceScope } from "../namespace-access";
 import { collectionForWrite, collectionNotFound, findCollection, lockCollections, transaction, type Tx } from "./access";
+import { grantIsValid, reachCollection, userGrantRole } from "./collection-access";
 import { sealVariables, storedVariables } from "./secrets";
 import { collectionView, summaryView, treeOrder } from "./views";
 
@@ -36,9 +37,27 @@ export async function createCollection(actor: Actor, scope: NamespaceScope, inpu
   return collectionView(db(), scope, row);
 }
 
+/**
+ * Collections shared into this Space by a grant that still counts: their ids
+ * and owner Spaces. Few per Space, so the granter check runs here in code.
+ */
+async function sharedIntoSpace(scope: NamespaceScope): Promise<Map<string, string>> {
+  const grants = await db().testerCollectionSpaceGrant.findMany({
+    where: { namespaceId: scope.id, collection: { deletedAt: null, namespace: { deletedAt: null } } },
+    include: {
+      collection: { select: { namespaceId: true, namespace: { select: { name: true } } } },
+      grantedBy: { select: { disabledAt: true, role: true, memberships: { select: { namespaceId: true, id: true } } } },
+    },
+  });
+  const valid = grants.filter((g) => grantIsValid({ ...g, grantedBy: { ...g.grantedBy, memberships: g.grantedBy.memberships.filter((m) => m.namespaceId === g.collection.namespaceId) } }));
+  return new Map(valid.map((g) => [g.collectionId, g.collection.namespace.name]));
+}
+
+/** The Space's own collections and, outside the trash view, those shared into it (marked with sharedFrom). */
 export async function listCollections(scope: NamespaceScope, query: z.output<typeof CollectionListQuery>) {
+  const shared = query.trashed ? new Map<string, string>() : await sharedIntoSpace(scope);
   const where: Prisma.TesterCollectionWhereInput = {
-    namespaceId: scope.id,
+    ...(shared.size ? { OR: [{ namespaceId: scope.id }, { id: { in: [...shared.keys()] } }] } : { namespaceId: scope.id }),
     deletedAt: query.trashed ? { not: null } : null,
     // Prisma passes LIKE's wildcards through: a '%' in the search means the character.
     ...(query.q ? { name: { contains: query.q.replace(/[\\%_]/g, "\\$&"), mode: "insensitive" } } : {}),
@@ -53,17 +72,33 @@ export async function listCollections(scope: NamespaceScope, query: z.output<typ
     }),
     db().testerCollection.count({ where }),
   ]);
-  return { collections: rows.map((r) => summaryView(r, scope, r._count)), total, limit: query.limit, offset: query.offset };
+  const view = (r: (typeof rows)[number]) => {
+    const from = r.namespaceId === scope.id ? undefined : shared.get(r.id);
+    if (!from) return summaryView(r, scope, r._count);
+    return { ...summaryView(r, { ...scope, id: r.namespaceId, name: from }, r._count), sharedFrom: { namespace: from } };
+  };
+  return { collections: rows.map(view), total, limit: query.limit, offset: query.offset };
 }
 
 /** A collection with its tree; one in the trash too (so the trash can be looked into). */
 export async function getCollection(scope: NamespaceScope, id: string): Promise<CollectionView> {
-  return collectionView(db(), scope, await findCollection(db(), scope, id));
+  const reach = await reachCollection(scope, id);
+  const view = await collectionView(db(), reach.ownerScope, reach.collection);
+  return reach.crossSpace ? { ...view, sharedFrom: { namespace: reach.ownerScope.name } } : view;
 }
 
-export async function updateCollection(scope: NamespaceScope, id: string, input: UpdateCollectionInput): Promise<CollectionView> {
+/**
+ * Needs 'write' in the Space, or (with a credential that may write) an
+ * editor user share of this collection: a Space viewer made editor of one
+ * collection may change that collection's settings (docs/decisions.md).
+ */
+export async function updateCollection(scope: NamespaceScope, id: string, input: UpdateCollectionInput, actor?: Actor): Promise<CollectionView> {
   return transaction(async (tx) => {
     const current = await collectionForWrite(tx, scope, id);
+    if (!scope.permissions.includes("write")) {
+      const editor = actor && actor.permissions.includes("write") && (await userGrantRole(tx, actor, current)) === "editor";
+      if (!editor) throw errors.forbidden(`This needs 'write' permission in namespace '${scope.name}' or an editor share of collection '${current.name}'`);
+    }
     const row = await tx.testerCollection.update({
       where: { id },
       data: {
@@ -124,12 +159,16 @@ export async function deleteCollections(scope: NamespaceScope, ids: string[]) {
 const COPY_SUFFIX = " (copy)";
 
 /**
- * A deep, independent copy in the same namespace: folders (new ids, same
+ * A deep, independent copy in the caller's namespace: folders (new ids, same
  * shape), requests, scripts, auth and variables with their sealed secrets.
+ * The source may be a collection shared from another Space (spec: shared
+ * collections can be copied, scripts and templates preserved); its secret
+ * values stay behind — the copy keeps those keys, empty — so a share never
+ * carries another Space's secrets into one that may run them.
  */
 export async function duplicateCollection(actor: Actor, scope: NamespaceScope, id: string): Promise<CollectionView> {
   return transaction(async (tx) => {
-    const source = await findCollection(tx, scope, id);
+    const { collection: source, crossSpace } = await reachCollection(scope, id, tx);
     await lockCollections(tx, [id]);
     const folders = treeOrder(await tx.testerFolder.findMany({ where: { collectionId: id } }));
     const requests = await tx.testerRequest.findMany({ where: { collectionId: id } });
@@ -138,7 +177,7 @@ export async function duplicateCollection(actor: Actor, scope: NamespaceScope, i
         namespaceId: scope.id,
         name: source.name.slice(0, 255 - COPY_SUFFIX.length) + COPY_SUFFIX,
         description: source.description,
-        variables: source.variables as Prisma.InputJsonValue,
+        variables: (crossSpace ? storedVariables(source.variables).map((v) => (v.secret ? { ...v, value: "" } : v)) : source.variables) as Prisma.InputJsonValue,
         auth: source.auth as Prisma.InputJsonValue,
         scripts: source.scripts as Prisma.InputJsonValue,
         createdBy: actor.user.username,

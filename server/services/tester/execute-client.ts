@@ -17,7 +17,7 @@ import { newItemResult, prepareItem, runScriptStage, testItem } from "@/server/t
 import { openRunDeps } from "@/server/tester/run-deps";
 import { emptyScopes, type ScopeValues } from "@/server/tester/scopes";
 import type { NamespaceScope } from "../namespace-access";
-import { findRequest, transaction } from "./access";
+import { reachRequest, refuseCrossSpace } from "./collection-access";
 import { verdictOf } from "./execute";
 import { loadExecutionContext, resolveEnvironment, type ExecutionContext } from "./execution-context";
 
@@ -91,7 +91,8 @@ export async function executeClient(actor: Actor, scope: NamespaceScope, input: 
 
 export async function executeScript(actor: Actor, scope: NamespaceScope, input: ScriptExecuteInput) {
   if (input.authorizeOnly) {
-    await transaction((tx) => findRequest(tx, scope, input.requestId!));
+    // The preflight: 404 when the request is not reachable, 403 when it is shared from another Space; nothing runs, nothing is recorded.
+    refuseCrossSpace(await reachRequest(scope, input.requestId!), "execute");
     return { success: true };
   }
   const ctx = input.requestId ? await loadExecutionContext(actor, scope, { requestId: input.requestId, environmentId: input.environmentId, environmentVariables: input.environmentVariables }) : null;

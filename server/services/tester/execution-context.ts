@@ -11,7 +11,7 @@ import { emptyScopes, type VariableScopes } from "@/server/tester/scopes";
 import type { NamespaceScope } from "../namespace-access";
 import { loadCollectionForRun, type CollectionForRun } from "./collection-tree";
 import { loadActiveEnvironmentForRun, loadEnvironmentForRun } from "./environments";
-import { findRequest, transaction } from "./access";
+import { refuseCrossSpace, reachRequest } from "./collection-access";
 
 export interface EnvironmentChoice {
   environmentId?: string | null;
@@ -76,7 +76,9 @@ export async function loadExecutionContext(
   let request: RunnableRequest;
   let folderId: string | null = null;
   if (input.requestId) {
-    const row = await transaction((tx) => findRequest(tx, scope, input.requestId!));
+    // A request of a collection shared from another Space: 403 (viewable there, not sendable).
+    const { request: row, ...reach } = await reachRequest(scope, input.requestId);
+    refuseCrossSpace(reach, "execute");
     collection = await loadCollectionForRun(scope, row.collectionId);
     const saved = collection.requests.find((r) => r.id === input.requestId);
     if (!saved) throw errors.notFound(`Request '${input.requestId}'`);

@@ -17,20 +17,18 @@ import { emptyScopes } from "@/server/tester/scopes";
 import { batchSaveMocks } from "../mock-batch";
 import { getMock, saveMock } from "../mocks";
 import { requireNamespacePermission, resolveNamespace, type NamespaceScope } from "../namespace-access";
-import { findCollection } from "./access";
+import { assertCollectionUsable } from "./collection-access";
 import { loadCollectionForRun, type CollectionForRun } from "./collection-tree";
 import { collectionVariables, resolveEnvironment } from "./execution-context";
 
 /**
  * Generating mocks needs the collection in the caller's Space (spec, Cross-Space
  * rules): an id the caller cannot reach is 404; a collection shared from
- * another Space is 403, decided before anything of it is read. Today every
- * reachable collection lives in the namespace (findCollection → 404); the
- * sharing resolver routes the 403 case through here.
+ * another Space is 403, decided before anything of it is read (the sharing
+ * resolver, collection-access.ts).
  */
 export async function assertCollectionForMockGeneration(actor: Actor, scope: NamespaceScope, collectionId: string): Promise<void> {
-  void actor;
-  await findCollection(db(), scope, collectionId);
+  await assertCollectionUsable(actor, scope, collectionId, "generate-mocks");
 }
 
 async function targetScope(actor: Actor, scope: NamespaceScope, targetNamespace: string | undefined): Promise<NamespaceScope> {

@@ -10,6 +10,7 @@ import { db, type Prisma, type TesterCollection } from "@/server/db/client";
 import { AppError, errors } from "@/server/errors";
 import { validationError } from "@/server/validation-error";
 import type { NamespaceScope } from "../namespace-access";
+import { reachCollection, reachRequest } from "./collection-access";
 import { collectionForWrite, findCollection, findRequest, inTrash, lockCollections, nextRequestIndex, transaction, type Tx } from "./access";
 import { touch } from "./folders";
 import { definitionOf, REQUEST_SCHEMA_VERSION, requestOrder, requestSummary, requestView, treeOrder } from "./views";
@@ -48,15 +49,16 @@ export async function createRequest(scope: NamespaceScope, collectionId: string,
   });
 }
 
+/** Reading works for a collection shared into the Space too (it can be viewed there). */
 export async function listRequests(scope: NamespaceScope, collectionId: string) {
-  const collection = await findCollection(db(), scope, collectionId);
+  const { collection } = await reachCollection(scope, collectionId);
   const folders = treeOrder(await db().testerFolder.findMany({ where: { collectionId: collection.id }, select: { id: true, parentId: true, sortIndex: true, createdAt: true } }));
   const rows = requestOrder(await db().testerRequest.findMany({ where: { collectionId: collection.id } }), folders);
   return { requests: rows.map(requestView), count: rows.length };
 }
 
 export async function getRequest(scope: NamespaceScope, id: string): Promise<RequestView> {
-  return requestView(await findRequest(db(), scope, id));
+  return requestView((await reachRequest(scope, id)).request);
 }
 
 /** The fields given replace the stored ones; the merged request is checked as a whole. */

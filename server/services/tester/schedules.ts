@@ -12,6 +12,7 @@ import type { CreateScheduleInput, ScheduleView, UpdateScheduleInput } from "@/s
 import { db, type TesterSchedule } from "@/server/db/client";
 import { AppError, errors } from "@/server/errors";
 import { type NamespaceScope, requireNamespacePermission, resolveNamespace } from "../namespace-access";
+import { reachCollection, refuseCrossSpace } from "./collection-access";
 import { executeConfiguredRun } from "./run-collections";
 import { assertReferencesInNamespace } from "./run-references";
 
@@ -49,10 +50,11 @@ export async function verifyingAccess<T>(check: () => Promise<T>): Promise<T> {
 /**
  * The one place that decides whether collections and an environment may be
  * scheduled in a namespace. Unknown and inaccessible ids answer the same 404.
- * (Collections shared from another Space are refused here with 403 once
- * sharing routes through its resolver.)
+ * Collections shared from another Space are refused with 403 (spec,
+ * Cross-Space rules), decided from the share before anything is read.
  */
 export async function assertSchedulableCollections(scope: NamespaceScope, collectionIds: string[], environmentId: string | null): Promise<void> {
+  for (const id of new Set(collectionIds)) refuseCrossSpace(await reachCollection(scope, id), "schedule");
   await assertReferencesInNamespace(scope, collectionIds, environmentId);
 }
 

@@ -28,6 +28,7 @@ import { useProtocolHelpers } from "./use-protocol-helpers";
 import { HistoryList } from "./history-list";
 import { mockDraftFromResponse, stashMockDraft } from "./mock-from-response";
 import { NameDialog } from "./name-dialog";
+import { ShareCollectionDialog } from "./share-collection-dialog";
 import { BLANK_REQUEST, isNew, useOpenRequests } from "./use-open-requests";
 
 const subscribe = () => () => {};
@@ -57,11 +58,12 @@ export function TesterWorkspace() {
   const on = !!namespace;
   const [sidebar, setSidebar] = useState<"collections" | "history">("collections");
   const [naming, setNaming] = useState<Naming>(null);
+  const [sharing, setSharing] = useState<{ id: string; name: string } | null>(null);
   const tabs = useOpenRequests();
 
   const list = useQuery(trpc.apiTester.collections.list.queryOptions({ namespace, limit: 200 }, { enabled: on }));
   const views = useQueries({ queries: (list.data?.collections ?? []).map((c) => trpc.apiTester.collections.get.queryOptions({ namespace, id: c.id }, { enabled: on })) });
-  const collections: TreeCollection[] | undefined = list.data ? views.flatMap((v) => (v.data ? [{ id: v.data.id, name: v.data.name, folders: v.data.folders, requests: v.data.requests }] : [])) : undefined;
+  const collections: TreeCollection[] | undefined = list.data ? views.flatMap((v) => (v.data ? [{ id: v.data.id, name: v.data.sharedFrom ? `${v.data.name} (shared from ${v.data.sharedFrom.namespace})` : v.data.name, sharedFrom: v.data.sharedFrom, folders: v.data.folders, requests: v.data.requests }] : [])) : undefined;
   const environments = useQuery(trpc.apiTester.environments.list.queryOptions({ namespace }, { enabled: on }));
   const activeEnv = environments.data?.environments.find((e) => e.isActive) ?? null;
   const invalidateTree = () => queryClient.invalidateQueries({ queryKey: trpc.apiTester.collections.pathKey() });
@@ -244,6 +246,7 @@ export function TesterWorkspace() {
             onCreateFolder={(collectionId, parentId) => setNaming({ kind: "folder", collectionId, parentId })}
             onRename={onRename}
             onDuplicate={onDuplicate}
+            onShare={(node) => setSharing({ id: node.id, name: node.name })}
             onDelete={onDelete}
             onRun={(collectionId) => router.push(hrefWithNs(`/tester/runner?collection=${collectionId}`))}
             onGenerateMocks={(collectionId) => (generateMocks.reset(), setGenerateFor(collectionId))}
@@ -313,6 +316,7 @@ export function TesterWorkspace() {
           </div>
         )}
       </main>
+      <ShareCollectionDialog collection={sharing} onClose={() => setSharing(null)} />
       <GenerateMocksDialog
         open={generateFor !== null}
         onOpenChange={(o) => !o && setGenerateFor(null)}

@@ -125,7 +125,8 @@ export function RunnerPage() {
             >
               <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_minmax(0,1fr)]">
                 <RunSettingsForm
-                  collections={collections.data?.collections ?? []}
+                  // Collections shared from another Space cannot run here (403): not offered.
+                  collections={(collections.data?.collections ?? []).filter((c) => !c.sharedFrom)}
                   collectionId={collectionId}
                   onCollection={pickCollection}
                   environments={environments.data?.environments ?? []}
