@@ -5,7 +5,17 @@
 // leaked field fails too.
 import { generatorFixture, importFixture } from "@/server/tester/import/test-helpers";
 import { createHash, randomUUID } from "node:crypto";
+import { mkdtempSync, writeFileSync } from "node:fs";
 import http from "node:http";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import * as grpc from "@grpc/grpc-js";
+import * as protoLoader from "@grpc/proto-loader";
+import { ReflectionService } from "@grpc/reflection";
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { buildSchema, graphql } from "graphql";
+import { z } from "zod";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/server/db/client";
@@ -473,6 +483,76 @@ describe("every documented operation, success case, validated against the docume
     }
   });
 
+  it("API tester mocks from traffic", async () => {
+    const t = "/api/v1/api-tester";
+    const target = http.createServer((_req, res) => res.writeHead(200, { "content-type": "application/json" }).end('{"ok":true}'));
+    await new Promise<void>((r) => target.listen(0, "127.0.0.1", r));
+    const url = `http://127.0.0.1:${(target.address() as AddressInfo).port}/traffic/one`;
+    try {
+      const c = await ok(`POST ${t}/collections`, { body: { name: "Traffic" } }, 201);
+      await ok(`POST ${t}/collections/{id}/requests`, { params: { id: c.id }, body: { name: "One", url } }, 201);
+      await ok(`POST ${t}/mocks-from-collection`, { body: { collectionId: c.id, execute: true, environmentId: null } }, 201);
+      const fromResponse = { request: { method: "GET", url: `${url}?from=response` }, response: { status: 200, headers: [], body: "{}" }, matchQuery: true };
+      await ok(`POST ${t}/mock-from-response`, { body: fromResponse }, 201);
+      // The same mock again: its id is taken.
+      await expectAnswer(`POST ${t}/mock-from-response`, { cookie: admin.cookie, query: `namespace=${NS}`, body: fromResponse }, 409);
+    } finally {
+      target.close();
+    }
+  });
+
+  it("API tester protocol helpers against real peers", async () => {
+    const t = "/api/v1/api-tester";
+    const schema = buildSchema("type Query { hello: String }");
+    const peer = http.createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on("data", (c) => chunks.push(c));
+      req.on("end", async () => {
+        const text = Buffer.concat(chunks).toString();
+        if (req.url === "/mcp") {
+          const server = new McpServer({ name: "Peer", version: "1.0.0" });
+          server.registerTool("echo", { description: "Echo", inputSchema: { text: z.string() } }, async ({ text: said }) => ({ content: [{ type: "text", text: said }] }));
+          const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+          res.on("close", () => void transport.close().then(() => server.close()));
+          await server.connect(transport);
+          return void transport.handleRequest(req, res, JSON.parse(text));
+        }
+        if (req.url === "/graphql") {
+          const { query } = JSON.parse(text);
+          return void res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(await graphql({ schema, source: query })));
+        }
+        if (req.url === "/soap") return void res.writeHead(200, { "content-type": "text/xml" }).end('<soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><Pong>ok</Pong></soap:Body></soap:Envelope>');
+        res.writeHead(200, { "content-type": "application/json" }).end('{"ok":true}');
+      });
+    });
+    await new Promise<void>((r) => peer.listen(0, "127.0.0.1", r));
+    const base = `http://127.0.0.1:${(peer.address() as AddressInfo).port}`;
+    const dir = mkdtempSync(path.join(tmpdir(), "openapi-grpc-"));
+    writeFileSync(path.join(dir, "ping.proto"), 'syntax = "proto3";\npackage peer;\nservice Ping { rpc Say(Msg) returns (Msg); }\nmessage Msg { string text = 1; }\n');
+    const pkg = protoLoader.loadSync(path.join(dir, "ping.proto"), { keepCase: true, includeDirs: [dir] });
+    const grpcServer = new grpc.Server();
+    grpcServer.addService(((grpc.loadPackageDefinition(pkg).peer as grpc.GrpcObject).Ping as grpc.ServiceClientConstructor).service, {
+      Say: (c: grpc.ServerUnaryCall<{ text: string }, unknown>, cb: grpc.sendUnaryData<unknown>) => cb(null, { text: c.request.text }),
+    });
+    new ReflectionService(pkg).addToServer(grpcServer);
+    const grpcPort = await new Promise<number>((resolve, reject) => grpcServer.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (e, p) => (e ? reject(e) : resolve(p))));
+    try {
+      await ok("POST /api/v1/proxy/http", { body: { url: `${base}/http` } });
+      await ok("POST /api/v1/proxy/soap", { body: { url: `${base}/soap`, envelope: '<soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><Ping/></soap:Body></soap:Envelope>' } });
+      await ok(`POST ${t}/soap/operations`, { body: { wsdl: generatorFixture("library.wsdl") } });
+      await ok(`POST ${t}/graphql/introspect`, { body: { url: `${base}/graphql` } });
+      await ok(`POST ${t}/grpc/discover`, { body: { target: `127.0.0.1:${grpcPort}` } });
+      await ok("POST /api/v1/proxy/grpc", { body: { target: `127.0.0.1:${grpcPort}`, service: "peer.Ping", method: "Say", message: { text: "hi" } } });
+      await ok(`POST ${t}/mcp/connect`, { body: { url: `${base}/mcp` } });
+      await ok(`POST ${t}/mcp/tools/list`, { body: { url: `${base}/mcp` } });
+      await ok(`POST ${t}/mcp/tools/call`, { body: { url: `${base}/mcp`, name: "echo", arguments: { text: "hi" } } });
+      await ok(`POST ${t}/mcp/resources/list`, { body: { url: `${base}/mcp` } });
+    } finally {
+      peer.close();
+      grpcServer.forceShutdown();
+    }
+  });
+
   it("API tester standalone tests and schedules", async () => {
     const t = "/api/v1/api-tester";
     const target = http.createServer((_req, res) => res.writeHead(200, { "content-type": "application/json" }).end('{"ok":true}'));
@@ -508,6 +588,9 @@ describe("every documented operation, success case, validated against the docume
     await ok(`${imp}/har`, { body: { data: generatorFixture("tasks-api.har") } });
     await ok(`${imp}/soapui`, { body: { data: importFixture("Sample-REST-Project-soapui-project.xml") } });
     await ok(`${imp}/jmx`, { body: { data: importFixture("build-webservice-test-plan.jmx") } });
+    await ok(`${imp}/mockarty`, { body: { format: "polymock-collection", version: 1, collection: { name: "Native" }, items: [{ type: "request", name: "R", request: { method: "GET", url: "https://example.test/" } }] } });
+    await ok(`${imp}/postman`, { body: { info: { name: "From Postman", schema: "https://schema.getpostman.com/json/collection/v2.1.0/collection.json" }, item: [{ name: "R", request: { method: "GET", url: "https://example.test/" } }] } });
+    await ok(`${imp}/postman-env`, { body: { name: "Env", values: [{ key: "baseUrl", value: "https://example.test", enabled: true }] } });
   });
 
   it("SMTP mailbox", async () => {
