@@ -83,7 +83,7 @@ function PeoplePicker({ people, loading, onSearch, picked, onPick }: { people: r
   const listId = `${id}-people`;
   const showList = open && !picked && text.trim().length > 0;
   return (
-    <div className="relative flex-1">
+    <div className="relative min-w-0 flex-1">
       <Label htmlFor={`${id}-search`} className="sr-only">
         Find people
       </Label>
@@ -152,7 +152,8 @@ function PeoplePicker({ people, loading, onSearch, picked, onPick }: { people: r
 export function ShareDialog(props: ShareDialogProps) {
   return (
     <Dialog open={props.open} onOpenChange={props.onOpenChange}>
-      <DialogContent className="max-w-xl">{props.open ? <ShareForm {...props} /> : null}</DialogContent>
+      {/* min-w-0 and no sideways scroll: a long name in a row must truncate, not widen the dialog and scroll its start out of view. */}
+      <DialogContent className="max-w-xl overflow-x-hidden">{props.open ? <ShareForm {...props} /> : null}</DialogContent>
     </Dialog>
   );
 }
@@ -163,7 +164,7 @@ function ShareForm(props: ShareDialogProps) {
   const [space, setSpace] = useState("");
   const offered = props.spaces.filter((s) => !props.spaceShares.some((x) => x.namespace === s));
   return (
-    <div className="flex flex-col gap-5">
+    <div className="flex min-w-0 flex-col gap-5">
       <DialogHeader>
         <DialogTitle>Share “{props.collectionName}”</DialogTitle>
         <DialogDescription>
@@ -204,7 +205,7 @@ function ShareForm(props: ShareDialogProps) {
           }}
         >
           <Select value={space} onValueChange={setSpace} disabled={offered.length === 0}>
-            <SelectTrigger aria-label="Space to share into" className="flex-1">
+            <SelectTrigger aria-label="Space to share into" className="min-w-0 flex-1">
               <SelectValue placeholder={offered.length ? "Pick a Space" : "No other Space you can read"} />
             </SelectTrigger>
             <SelectContent>
