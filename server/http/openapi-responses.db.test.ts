@@ -515,7 +515,8 @@ describe("every documented operation, success case, validated against the docume
           const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
           res.on("close", () => void transport.close().then(() => server.close()));
           await server.connect(transport);
-          return void transport.handleRequest(req, res, JSON.parse(text));
+          // The client also sends GET (event stream) and DELETE (end of session) without a body.
+          return void transport.handleRequest(req, res, text ? JSON.parse(text) : undefined);
         }
         if (req.url === "/graphql") {
           const { query } = JSON.parse(text);
