@@ -16,7 +16,7 @@ const config = [
   ...nextVitals,
   ...nextTs,
   {
-    ignores: [".next/**", "node_modules/**", ".worktrees/**", "server/db/generated/**", "data/**", "test-results/**", "playwright-report/**", "next-env.d.ts", "server/tester/sandbox/fixtures/**"],
+    ignores: [".next/**", "node_modules/**", ".worktrees/**", "server/db/generated/**", "data/**", "test-results/**", "playwright-report/**", "next-env.d.ts", "server/tester/sandbox/fixtures/**", "**/__fixtures__/**/*.js"],
   },
   {
     rules: {

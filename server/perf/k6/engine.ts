@@ -110,7 +110,8 @@ export async function runLoadTest(input: LoadRunInput): Promise<LoadRunResult> {
   setMaxListeners(0, stop.signal);
   const onOuterAbort = () => stop.abort();
   input.signal?.addEventListener("abort", onOuterAbort);
-  const client = new LoadHttpClient({ privatePolicy: input.privatePolicy });
+  // Made once the options are read (their `hosts` and `insecureSkipTLSVerify` configure it).
+  let client = new LoadHttpClient({ privatePolicy: input.privatePolicy });
   const registry = new MetricRegistry();
   const groups = new GroupTree();
   const errors = new Map<string, number>();
@@ -234,6 +235,21 @@ export async function runLoadTest(input: LoadRunInput): Promise<LoadRunResult> {
     const info = await initVu.info();
     for (const [name, m] of Object.entries(info.metrics)) registry.define(name, m.type, m.isTime);
     const options = mergeOptions(info.options, input.options);
+    if (options.hosts !== undefined && (typeof options.hosts !== "object" || options.hosts === null || Array.isArray(options.hosts) || Object.values(options.hosts).some((v) => typeof v !== "string"))) {
+      throw new LoadInputError("options.hosts: must be an object of hostname → address", { field: "options.hosts" });
+    }
+    if (options.maxRedirects !== undefined && !(Number.isInteger(options.maxRedirects) && (options.maxRedirects as number) >= 0)) {
+      throw new LoadInputError("options.maxRedirects: must be a whole number ≥ 0", { field: "options.maxRedirects" });
+    }
+    if (options.hosts || options.insecureSkipTLSVerify || options.maxRedirects !== undefined) {
+      void client.close();
+      client = new LoadHttpClient({
+        privatePolicy: input.privatePolicy,
+        hosts: options.hosts as Record<string, string> | undefined,
+        insecureSkipTLSVerify: options.insecureSkipTLSVerify === true,
+        maxRedirects: options.maxRedirects as number | undefined,
+      });
+    }
     try {
       scenarios = scenariosFrom(options, info.functions);
     } catch (e) {

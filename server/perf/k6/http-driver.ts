@@ -55,12 +55,28 @@ function classify(err: unknown): { message: string; code: number } {
 export class LoadHttpClient {
   readonly #agent: Agent;
   readonly #policy: PrivatePolicy;
+  readonly #hosts: Map<string, { host: string; port?: string }>;
   /** Bytes as they crossed the wire (approximately: headers as sent, bodies as read), for data_sent/data_received. */
   bytesSent = 0;
   bytesReceived = 0;
 
-  constructor(opts: { privatePolicy?: PrivatePolicy; insecureSkipTLSVerify?: boolean } = {}) {
+  /**
+   * `hosts` is k6's option of that name: a hostname answered by another
+   * address ("10.0.0.5" or "10.0.0.5:8443"), as /etc/hosts would; the request
+   * keeps its Host header (and TLS server name), and the policy checks the
+   * address actually dialled.
+   */
+  readonly #maxRedirects: number;
+
+  constructor(opts: { privatePolicy?: PrivatePolicy; insecureSkipTLSVerify?: boolean; hosts?: Record<string, string>; maxRedirects?: number } = {}) {
     this.#policy = opts.privatePolicy ?? "env";
+    this.#maxRedirects = opts.maxRedirects ?? DEFAULT_MAX_REDIRECTS;
+    this.#hosts = new Map(
+      Object.entries(opts.hosts ?? {}).map(([name, to]) => {
+        const m = /^(\[[^\]]+\]|[^:]+)(?::(\d{1,5}))?$/.exec(to.trim());
+        return [name.toLowerCase(), { host: m?.[1] ?? to, port: m?.[2] }];
+      }),
+    );
     this.#agent = new Agent({
       keepAliveTimeout: 30_000,
       connections: null,
@@ -77,7 +93,7 @@ export class LoadHttpClient {
         return failure(req.url, `invalid timeout ${JSON.stringify(req.timeout)}`, ERROR_CODES.generic);
       }
     }
-    const maxRedirects = req.redirects ?? DEFAULT_MAX_REDIRECTS;
+    const maxRedirects = req.redirects ?? this.#maxRedirects;
     const started = performance.now();
     let url: URL;
     try {
@@ -85,22 +101,33 @@ export class LoadHttpClient {
     } catch {
       return failure(req.url, `invalid URL "${req.url}"`, ERROR_CODES.generic);
     }
+    // Credentials in the URL are basic auth, as in k6 (`http://user:pass@host/`); they are not sent on to a redirect's other origin.
+    let credentials: string | undefined;
+    if (url.username || url.password) {
+      credentials = `Basic ${Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString("base64")}`;
+      url.username = "";
+      url.password = "";
+    }
+    const firstOrigin = url.origin;
     const body = req.body === undefined ? undefined : Buffer.from(req.body, "latin1");
     let method = req.method;
     let sendBody = body;
     // undici's own header/body timeouts, not AbortSignal.timeout + AbortSignal.any per request:
     // composite signals tied to the run's long-lived stop signal pile up (Node 20) and cost more than the request.
     for (let hop = 0; ; hop++) {
+      const dial = this.#dialled(url);
       try {
-        assertAllowedTarget(url, this.#policy);
+        assertAllowedTarget(dial, this.#policy);
       } catch (e) {
         return failure(url.href, classify(e).message, ERROR_CODES.blocked);
       }
       const headers: Record<string, string> = { "user-agent": "polymock-load/1 (k6 compatible)", ...req.headers };
+      if (dial !== url && !Object.keys(headers).some((k) => k.toLowerCase() === "host")) headers.host = url.host;
+      if (credentials && url.origin === firstOrigin && !Object.keys(headers).some((k) => k.toLowerCase() === "authorization")) headers.authorization = credentials;
       const hopStart = performance.now();
       let res;
       try {
-        res = await this.#agent.request({ origin: url.origin, path: url.pathname + url.search, method, headers, body: sendBody, signal, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
+        res = await this.#agent.request({ origin: dial.origin, path: url.pathname + url.search, method, headers, body: sendBody, signal, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
       } catch (e) {
         const c = classify(e);
         const t = emptyTimings();
@@ -171,6 +198,18 @@ export class LoadHttpClient {
         remotePort: Number(url.port) || (url.protocol === "https:" ? 443 : 80),
       };
     }
+  }
+
+  /** The URL whose address is dialled: `url` itself, or its host mapped by `hosts`. */
+  #dialled(url: URL): URL {
+    // "name:port" keys (k6 accepts them) before bare names, so http and https of one host can go to two places.
+    const port = url.port || (url.protocol === "https:" ? "443" : "80");
+    const to = this.#hosts.get(`${url.hostname.toLowerCase()}:${port}`) ?? this.#hosts.get(url.hostname.toLowerCase());
+    if (!to) return url;
+    const dial = new URL(url.href);
+    dial.hostname = to.host;
+    if (to.port) dial.port = to.port;
+    return dial;
   }
 
   async close(): Promise<void> {
