@@ -102,10 +102,16 @@ export async function checkScript(source: string): Promise<ScriptProblem | undef
 
 export class K6Vu {
   #expected: ExpectedStatuses = null;
+  /** The isolate's iteration loop (isolate/entry.ts `loop`), started by the first iterate(). */
+  #loop: Promise<void> | undefined;
+  /** The loop waits here for its next ticket. */
+  #ticketWaiter: ((ticket: string) => void) | undefined;
+  #pendingTicket: string | undefined;
+  #reportWaiter: { resolve: (r: IterationResult) => void; reject: (e: unknown) => void } | undefined;
   private constructor(
     readonly id: number,
     readonly isolate: ivm.Isolate,
-    private readonly rt: { iterate: ivm.Reference; lifecycle: ivm.Reference; setData: ivm.Reference; info: ivm.Reference },
+    private readonly rt: { loop: ivm.Reference; lifecycle: ivm.Reference; setData: ivm.Reference; info: ivm.Reference },
   ) {}
 
   get expected(): ExpectedStatuses {
@@ -128,6 +134,7 @@ export class K6Vu {
       await g.set("__k6_open", new ivm.Reference((p: string, binary: boolean) => host.open(p, binary)));
       await g.set("__k6_log", new ivm.Reference((level: string, text: string) => host.log(opts.id, level, text)));
       await g.set("__k6_abort", new ivm.Reference((reason: string) => host.abort(reason)));
+      await g.set("__k6_next", new ivm.Reference((report: string) => (vu ? vu.#next(report) : "")));
       await g.set(
         "__k6_expected",
         new ivm.Reference((json: string) => {
@@ -140,7 +147,7 @@ export class K6Vu {
       script.release();
       const api = (await g.get("__k6rt", { reference: true })) as ivm.Reference<Record<string, unknown>>;
       const fn = async (name: string) => (await api.get(name, { reference: true })) as ivm.Reference;
-      const rt = { iterate: await fn("iterate"), lifecycle: await fn("lifecycle"), setData: await fn("setData"), info: await fn("info") };
+      const rt = { loop: await fn("loop"), lifecycle: await fn("lifecycle"), setData: await fn("setData"), info: await fn("info") };
       const configure = await fn("configure");
       await configure.apply(undefined, [opts.id, JSON.stringify(opts.env)], { arguments: { copy: true } });
 
@@ -180,21 +187,73 @@ export class K6Vu {
   }
 
   async info(): Promise<ScriptInfo> {
+    await this.#endLoop();
     return JSON.parse((await this.rt.info.apply(undefined, [], { result: { copy: true } })) as string) as ScriptInfo;
   }
 
   async setData(json: string | undefined): Promise<void> {
+    await this.#endLoop();
     await this.rt.setData.apply(undefined, [json], { arguments: { copy: true } });
   }
 
   /** One call of the scenario's function. A script exception is the result's `error`, not a throw. */
-  async iterate(exec: string, iter: number, iterationInTest: number, scenario: string): Promise<IterationResult> {
-    const json = (await this.rt.iterate.apply(undefined, [exec, iter, iterationInTest, scenario], { arguments: { copy: true }, result: { promise: true, copy: true } })) as string;
-    return JSON.parse(json) as IterationResult;
+  iterate(exec: string, iter: number, iterationInTest: number, scenario: string): Promise<IterationResult> {
+    return new Promise<IterationResult>((resolve, reject) => {
+      this.#reportWaiter = { resolve, reject };
+      const ticket = JSON.stringify([exec, iter, iterationInTest, scenario]);
+      const waiter = this.#ticketWaiter;
+      this.#ticketWaiter = undefined;
+      if (waiter) waiter(ticket);
+      else this.#pendingTicket = ticket;
+      this.#loop ??= this.rt.loop.apply(undefined, [], { result: { promise: true } }).then(
+        () => this.#failWaiting(new Error(`VU ${this.id}: its loop ended`)),
+        (e: unknown) => this.#failWaiting(e),
+      );
+    });
+  }
+
+  /** The loop's turn: the last iteration's result in, the next ticket out (or a promise of it). */
+  #next(report: string): string | Promise<string> {
+    if (report) {
+      const w = this.#reportWaiter;
+      this.#reportWaiter = undefined;
+      w?.resolve(JSON.parse(report) as IterationResult);
+    }
+    if (this.#pendingTicket !== undefined) {
+      const t = this.#pendingTicket;
+      this.#pendingTicket = undefined;
+      return t;
+    }
+    if (this.isolate.isDisposed) return "";
+    return new Promise<string>((resolve) => (this.#ticketWaiter = resolve));
+  }
+
+  /**
+   * Ends the iteration loop (it holds the isolate while it waits for a ticket),
+   * so a call into the isolate (teardown, info) can run; the next iterate()
+   * starts it again.
+   */
+  async #endLoop(): Promise<void> {
+    const loop = this.#loop;
+    if (!loop) return;
+    const waiter = this.#ticketWaiter;
+    this.#ticketWaiter = undefined;
+    if (waiter) waiter("");
+    else this.#pendingTicket = "";
+    await loop;
+    this.#loop = undefined;
+    this.#pendingTicket = undefined;
+  }
+
+  #failWaiting(e: unknown) {
+    const w = this.#reportWaiter;
+    this.#reportWaiter = undefined;
+    w?.reject(e);
   }
 
   /** setup(), teardown(data) or handleSummary(data). */
   async lifecycle(name: string, argJson: string | undefined): Promise<IterationResult> {
+    await this.#endLoop();
     const json = (await this.rt.lifecycle.apply(undefined, [name, argJson], { arguments: { copy: true }, result: { promise: true, copy: true } })) as string;
     return JSON.parse(json) as IterationResult;
   }
@@ -205,6 +264,9 @@ export class K6Vu {
   }
 
   dispose(): void {
+    const waiter = this.#ticketWaiter;
+    this.#ticketWaiter = undefined;
+    waiter?.("");
     if (!this.isolate.isDisposed) this.isolate.dispose();
   }
 }
