@@ -8,10 +8,10 @@
 import { setMaxListeners } from "node:events";
 import type { PrivatePolicy } from "@/server/lib/ssrf";
 import { MetricRegistry, newAggregate, type Tags } from "../metrics";
-import { buildSummary, evaluateThresholds, GroupTree, summaryText, type SummaryData } from "../summary";
+import { buildSummary, evaluateThresholds, type GroupResult, GroupTree, summaryText, type SummaryData } from "../summary";
 import { parseThresholds, type Threshold } from "../thresholds";
 import { LoadHttpClient } from "./http-driver";
-import { arrivalsUntil, maxVusOf, rampAt, type Scenario, scenarioLengthMs, scenariosFrom } from "./scenarios";
+import { arrivalsUntil, maxVusOf, rampAt, type Scenario, scenarioLengthMs, scenariosFrom, type Segment, segmentScenarios } from "./scenarios";
 import { checkScript, type ExpectedStatuses, type HostRequest, type HostResponse, K6Vu, ScriptError, type VuHost } from "./vu";
 
 export interface LoadRunInput {
@@ -25,8 +25,10 @@ export interface LoadRunInput {
   privatePolicy?: PrivatePolicy;
   limits?: { memoryMb?: number; iterationCpuMs?: number; maxLogLines?: number };
   signal?: AbortSignal;
+  /** This runner's part when a task is split over several (VUs, iterations and rates divided). */
+  segment?: Segment;
   /** Each second's point, as it is taken. */
-  onProgress?: (point: SeriesPoint, live: LiveThreshold[]) => void;
+  onProgress?: (point: SeriesPoint, live: LiveThreshold[], snapshot: () => PartialSnapshot) => void;
 }
 
 export interface SeriesPoint {
@@ -49,6 +51,14 @@ export interface LiveThreshold {
   source: string;
   ok: boolean;
   actual: number | null;
+}
+
+/** What has been measured so far, in a form that merges (a runner sends it while running, so a lost runner's work still counts). */
+export interface PartialSnapshot {
+  metrics: ReturnType<MetricRegistry["snapshot"]>;
+  rootGroup: GroupResult;
+  errors: { message: string; count: number }[];
+  durationMs: number;
 }
 
 export type LoadRunStatus = "passed" | "failed" | "aborted" | "stopped";
@@ -252,6 +262,7 @@ export async function runLoadTest(input: LoadRunInput): Promise<LoadRunResult> {
     }
     try {
       scenarios = scenariosFrom(options, info.functions);
+      if (input.segment) scenarios = segmentScenarios(scenarios, input.segment);
     } catch (e) {
       throw new LoadInputError((e as Error).message, { field: `options.${(e as { field?: string }).field ?? ""}` });
     }
@@ -370,7 +381,7 @@ export async function runLoadTest(input: LoadRunInput): Promise<LoadRunResult> {
         reason = `threshold "${fatal.threshold.key}: ${fatal.threshold.source}" failed with abortOnFail`;
         stop.abort();
       }
-      input.onProgress?.(point, live);
+      input.onProgress?.(point, live, () => ({ metrics: registry.snapshot(), rootGroup: structuredClone(groups.root), errors: [...errors].map(([message, count]) => ({ message, count })), durationMs: elapsed() }));
     };
     ticker = setInterval(takePoint, 1000);
 

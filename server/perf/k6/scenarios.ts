@@ -194,3 +194,53 @@ export function arrivalsUntil(start: number, list: Stage[], timeUnitMs: number, 
   }
   return total;
 }
+
+/** One runner's part of a task split over `count` runners (k6's execution segments). */
+export interface Segment {
+  index: number;
+  count: number;
+}
+
+/** Part `index` of `n` split `count` ways: the parts are whole numbers that add up to `n` exactly. */
+export function shareOf(n: number, { index, count }: Segment): number {
+  return Math.floor((n * (index + 1)) / count) - Math.floor((n * index) / count);
+}
+
+/**
+ * The scenarios one segment runs: VUs and iterations divided so that the
+ * segments together run exactly the whole (no VU or iteration twice), rates
+ * divided as fractions. A scenario whose share is nothing is left out.
+ */
+export function segmentScenarios(scenarios: Scenario[], segment: Segment): Scenario[] {
+  if (segment.count <= 1) return scenarios;
+  const fraction = 1 / segment.count;
+  const out: Scenario[] = [];
+  for (const s of scenarios) {
+    switch (s.executor) {
+      case "constant-vus":
+      case "per-vu-iterations": {
+        const vus = shareOf(s.vus, segment);
+        if (vus > 0) out.push({ ...s, vus });
+        break;
+      }
+      case "shared-iterations": {
+        const iterations = shareOf(s.iterations, segment);
+        if (iterations > 0) out.push({ ...s, iterations, vus: Math.max(1, Math.min(iterations, shareOf(s.vus, segment))) });
+        break;
+      }
+      case "ramping-vus": {
+        const stages = s.stages.map((x) => ({ ...x, target: shareOf(x.target, segment) }));
+        const startVUs = shareOf(s.startVUs, segment);
+        if (startVUs > 0 || stages.some((x) => x.target > 0)) out.push({ ...s, startVUs, stages });
+        break;
+      }
+      case "constant-arrival-rate":
+        out.push({ ...s, rate: s.rate * fraction, preAllocatedVUs: Math.max(1, shareOf(s.preAllocatedVUs, segment)), maxVUs: Math.max(1, shareOf(s.maxVUs, segment)) });
+        break;
+      case "ramping-arrival-rate":
+        out.push({ ...s, startRate: s.startRate * fraction, stages: s.stages.map((x) => ({ ...x, target: x.target * fraction })), preAllocatedVUs: Math.max(1, shareOf(s.preAllocatedVUs, segment)), maxVUs: Math.max(1, shareOf(s.maxVUs, segment)) });
+        break;
+    }
+  }
+  return out;
+}
