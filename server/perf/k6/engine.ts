@@ -9,9 +9,12 @@ import { setMaxListeners } from "node:events";
 import type { PrivatePolicy } from "@/server/lib/ssrf";
 import { MetricRegistry, newAggregate, type Tags } from "../metrics";
 import { buildSummary, evaluateThresholds, type GroupResult, GroupTree, summaryText, type SummaryData } from "../summary";
-import { parseThresholds, type Threshold } from "../thresholds";
+import type { Threshold } from "../thresholds";
 import { LoadHttpClient } from "./http-driver";
-import { arrivalsUntil, maxVusOf, rampAt, type Scenario, scenarioLengthMs, scenariosFrom, type Segment, segmentScenarios } from "./scenarios";
+import { LoadInputError, planFrom } from "./plan";
+import { arrivalsUntil, maxVusOf, rampAt, type Scenario, scenarioLengthMs, type Segment, segmentScenarios } from "./scenarios";
+
+export { LoadInputError };
 import { checkScript, type ExpectedStatuses, type HostRequest, type HostResponse, K6Vu, ScriptError, type VuHost } from "./vu";
 
 export interface LoadRunInput {
@@ -79,16 +82,6 @@ export interface LoadRunResult {
   metrics: ReturnType<MetricRegistry["snapshot"]>;
 }
 
-/** Input the run cannot start with: a 400 naming what is wrong. */
-export class LoadInputError extends Error {
-  constructor(
-    message: string,
-    readonly location: { field: string; line?: number; column?: number; module?: string },
-  ) {
-    super(message);
-  }
-}
-
 const DEFAULT_ITERATION_CPU_MS = 30_000;
 const MAX_ERRORS_LISTED = 50;
 
@@ -99,14 +92,6 @@ interface VuSlot {
   iterations: number;
   cpuAtStart: number;
   scenario?: Scenario;
-}
-
-function mergeOptions(script: Record<string, unknown>, overrides: Record<string, unknown> | undefined): Record<string, unknown> {
-  if (!overrides) return script;
-  const merged = { ...script, ...overrides };
-  // A shortcut given by the caller replaces the script's execution plan, as k6's CLI flags do.
-  if (["vus", "duration", "iterations", "stages"].some((k) => overrides[k] !== undefined) && overrides.scenarios === undefined) delete merged.scenarios;
-  return merged;
 }
 
 export async function runLoadTest(input: LoadRunInput): Promise<LoadRunResult> {
@@ -243,14 +228,8 @@ export async function runLoadTest(input: LoadRunInput): Promise<LoadRunResult> {
   let watchdog: NodeJS.Timeout | undefined;
   try {
     const info = await initVu.info();
-    for (const [name, m] of Object.entries(info.metrics)) registry.define(name, m.type, m.isTime);
-    const options = mergeOptions(info.options, input.options);
-    if (options.hosts !== undefined && (typeof options.hosts !== "object" || options.hosts === null || Array.isArray(options.hosts) || Object.values(options.hosts).some((v) => typeof v !== "string"))) {
-      throw new LoadInputError("options.hosts: must be an object of hostname → address", { field: "options.hosts" });
-    }
-    if (options.maxRedirects !== undefined && !(Number.isInteger(options.maxRedirects) && (options.maxRedirects as number) >= 0)) {
-      throw new LoadInputError("options.maxRedirects: must be a whole number ≥ 0", { field: "options.maxRedirects" });
-    }
+    const plan = planFrom(info, input.options, registry);
+    const options = plan.options;
     if (options.hosts || options.insecureSkipTLSVerify || options.maxRedirects !== undefined) {
       void client.close();
       client = new LoadHttpClient({
@@ -260,17 +239,8 @@ export async function runLoadTest(input: LoadRunInput): Promise<LoadRunResult> {
         maxRedirects: options.maxRedirects as number | undefined,
       });
     }
-    try {
-      scenarios = scenariosFrom(options, info.functions);
-      if (input.segment) scenarios = segmentScenarios(scenarios, input.segment);
-    } catch (e) {
-      throw new LoadInputError((e as Error).message, { field: `options.${(e as { field?: string }).field ?? ""}` });
-    }
-    try {
-      thresholds = parseThresholds(options.thresholds, registry.typeOf);
-    } catch (e) {
-      throw new LoadInputError((e as Error).message, { field: "options.thresholds" });
-    }
+    scenarios = input.segment ? segmentScenarios(plan.scenarios, input.segment) : plan.scenarios;
+    thresholds = plan.thresholds;
     for (const t of thresholds) if (Object.keys(t.tags).length) registry.get(t.metric)?.watch(t.key, t.tags);
 
     if (info.functions.includes("setup")) {
