@@ -12,6 +12,7 @@ import { requestIdFrom } from "@/server/http/request-meta";
 import { logger } from "@/server/lib/logger";
 import { observeRequest } from "@/server/observability/metrics";
 import { startScheduler, stopScheduler } from "@/server/services/tester/scheduler";
+import { startPerfMaintenance } from "@/server/services/perf/maintenance";
 import { drainWebhooks } from "@/server/services/webhooks";
 import { stubRecorder } from "@/server/serving/recorder";
 
@@ -56,6 +57,7 @@ async function main() {
   process.send?.({ type: "ready" });
   // API-tester schedules run here, not in server.ts: the stub path never pays for them.
   startScheduler();
+  startPerfMaintenance();
 
   let closing = false;
   const shutdown = () => {

@@ -128,6 +128,19 @@ export function scenariosFrom(options: Raw, exported: string[]): Scenario[] {
       return scenario(name, raw ?? {}, exported);
     });
   }
+  try {
+    return shortcutScenarios(options, exported);
+  } catch (e) {
+    // The shortcuts become the "default" scenario; the error names the field the user wrote.
+    if (e instanceof OptionsError && e.field.startsWith("scenarios.default.")) {
+      const field = e.field.slice("scenarios.default.".length).replace(/^maxDuration/, "duration");
+      throw new OptionsError(field, e.message.slice(e.message.indexOf(": ") + 2));
+    }
+    throw e;
+  }
+}
+
+function shortcutScenarios(options: Raw, exported: string[]): Scenario[] {
   const given = (k: string) => options[k] !== undefined && options[k] !== null;
   if (given("stages") && given("iterations")) throw new OptionsError("stages", "cannot be combined with iterations");
   if (given("stages")) return [scenario("default", { executor: "ramping-vus", startVUs: options.vus ?? 1, stages: options.stages, gracefulRampDown: "30s" }, exported)];

@@ -99,6 +99,8 @@ async function findRun(scope: NamespaceScope, id: string): Promise<Row> {
 // ---- For the run executor (and the report import) --------------------------------
 
 export interface CreateTestRunInput {
+  /** Given when another row shares the run's id (a load run's result). */
+  id?: string;
   name: string;
   mode?: TestRunSummary["mode"];
   /** queued (default) or running; an imported report is created in its final status. */
@@ -118,12 +120,13 @@ export interface CreateTestRunInput {
   durationMs?: number | null;
 }
 
-export async function createTestRun(scope: NamespaceScope, input: CreateTestRunInput): Promise<TestRunSummary> {
+export async function createTestRun(scope: NamespaceScope, input: CreateTestRunInput, client: Prisma.TransactionClient = db()): Promise<TestRunSummary> {
   const status = input.status ?? "queued";
   const now = new Date();
   const active = (ACTIVE_RUN_STATUSES as readonly string[]).includes(status);
-  const row = await db().testRun.create({
+  const row = await client.testRun.create({
     data: {
+      id: input.id,
       namespaceId: scope.id,
       name: storable(input.name),
       mode: input.mode ?? "functional",
@@ -268,6 +271,8 @@ export async function reapStaleRuns(olderThanMs: number = RUN_STALE_AFTER_MS): P
   const threshold = new Date(Date.now() - olderThanMs);
   const stale: Prisma.TestRunWhereInput = {
     status: { in: [...ACTIVE_RUN_STATUSES] },
+    // Load runs wait in the runner queue and end through their parts' heartbeats (services/perf/run-parts.ts).
+    mode: { not: "load" },
     OR: [{ heartbeatAt: { lt: threshold } }, { heartbeatAt: null, createdAt: { lt: threshold } }],
   };
   const rows = await db().testRun.findMany({ where: stale, select: { id: true, startedAt: true, createdAt: true } });
