@@ -17,6 +17,7 @@ import { generatorsRouter } from "./routers/generators";
 import { protocolServersRouter } from "./routers/protocol-servers";
 import { smtpMailboxRouter } from "./routers/smtp-mailbox";
 import { requestLogsRouter } from "./routers/request-logs";
+import { runnersRouter } from "./routers/runners";
 import { storesRouter } from "./routers/stores";
 import { tokensRouter } from "./routers/tokens";
 import { undefinedRequestsRouter } from "./routers/undefined-requests";
@@ -49,6 +50,8 @@ export const appRouter = createTRPCRouter({
   brokers: brokersRouter,
   // The API tester's collections, environments, history and runs (issue 15).
   apiTester: apiTesterRouter,
+  // Runner agents and their tasks (issue 17).
+  runners: runnersRouter,
 });
 
 export type AppRouter = typeof appRouter;

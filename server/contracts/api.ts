@@ -24,6 +24,7 @@ import { mockEndpoints } from "./mock-endpoints";
 import { memberEndpoints, namespaceEndpoints } from "./namespaces";
 import { pluginProtocolEndpoints } from "./plugin-protocols";
 import { protocolServerEndpoints } from "./protocol-servers";
+import { runnerEndpoints, runnerTaskEndpoints } from "./runner-endpoints";
 import { smtpMailboxEndpoints } from "./smtp-mailbox";
 import { specBuilderEndpoint } from "./spec-builder";
 import { storeEndpoints } from "./store-endpoints";
@@ -62,4 +63,6 @@ export const allEndpoints: Endpoint[] = [
   ...Object.values(testerScheduleEndpoints),
   ...Object.values(testerHelperEndpoints),
   ...Object.values(testerImportFormatEndpoints),
+  ...Object.values(runnerTaskEndpoints),
+  ...Object.values(runnerEndpoints),
 ];

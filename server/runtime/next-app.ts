@@ -13,6 +13,7 @@ import { logger } from "@/server/lib/logger";
 import { observeRequest } from "@/server/observability/metrics";
 import { startScheduler, stopScheduler } from "@/server/services/tester/scheduler";
 import { startPerfMaintenance } from "@/server/services/perf/maintenance";
+import { stopRunnerQueue } from "@/server/services/runners/queue";
 import { drainWebhooks } from "@/server/services/webhooks";
 import { stubRecorder } from "@/server/serving/recorder";
 
@@ -64,7 +65,7 @@ async function main() {
     if (closing) return;
     closing = true;
     server.close(() => {
-      void Promise.allSettled([stubRecorder().drain(), drainWebhooks(), stopScheduler()]).finally(() => process.exit(0));
+      void Promise.allSettled([stubRecorder().drain(), drainWebhooks(), stopScheduler(), stopRunnerQueue()]).finally(() => process.exit(0));
     });
     server.closeIdleConnections();
     setTimeout(() => process.exit(0), 10_000).unref();
