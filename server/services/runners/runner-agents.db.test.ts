@@ -260,6 +260,20 @@ describe("runner tasks, with runners that claim by hand", () => {
     await call("DELETE", `/api/v1/runner-tasks/${second.id}?namespace=team-a`, { cookie });
     await call("POST", `/api/v1/runners/${a.id}/heartbeat`, { token: tokenA, body: { activeVus: 0, status: "offline" } });
   });
+
+  it("an agent registering the name of an offline one takes its place; what the old one was running is lost", async () => {
+    const old = (await register(tokenA, "phoenix", 10)).body;
+    const cfg = await config("team-a", { vus: 1, iterations: 1 });
+    const task = (await submit("team-a", { configId: cfg.id })).body;
+    const { part } = (await call("POST", `/api/v1/runners/${old.id}/claim`, { token: tokenA, body: { waitSeconds: 0, freeVus: 10 } })).body;
+    expect(part.taskId).toBe(task.id);
+    await call("POST", `/api/v1/runners/${old.id}/heartbeat`, { token: tokenA, body: { activeVus: 0, status: "offline" } });
+    const reborn = (await register(tokenA, "phoenix", 10)).body;
+    expect(reborn.id).toBe(old.id);
+    const done = (await ended(task.id)).body;
+    expect(done).toMatchObject({ status: "completed", runStatus: "failed", parts: [expect.objectContaining({ status: "lost", reason: expect.stringContaining("restarted") })] });
+    await call("POST", `/api/v1/runners/${old.id}/heartbeat`, { token: tokenA, body: { activeVus: 0, status: "offline" } });
+  });
 });
 
 describe("runner agents running load tests", () => {
@@ -345,5 +359,25 @@ describe("runner agents running load tests", () => {
     // Exactly what each part last reported: the killed part's last snapshot, the survivor's whole run.
     expect(httpReqs(result.summary)).toBe(reported + survivorCount);
     expect(hits).toBeGreaterThanOrEqual(reported + survivorCount);
+    await Promise.all(agents.splice(0).map((a) => a.stop()));
   }, 90_000);
+
+  it("an agent that is stopped ends its part failed, saying so, with what it measured, and goes offline", async () => {
+    const leaving = new RunnerAgent({ server: base, token: tokenA, name: "leaving", capacityVus: 10, claimWaitSeconds: 2, log: () => {} });
+    agents.push(leaving);
+    await leaving.start();
+    const cfg = await config("team-a", { vus: 2, duration: "30s" });
+    const task = (await submit("team-a", { configId: cfg.id })).body;
+    await until(
+      () => db().perfRunPart.findFirstOrThrow({ where: { resultId: task.resultId } }),
+      (p) => p.seq >= 2,
+    );
+    await leaving.stop();
+    const done = (await ended(task.id)).body;
+    expect(done).toMatchObject({ status: "completed", runStatus: "failed", parts: [expect.objectContaining({ status: "failed", reason: "runner 'leaving' was shut down during the run" })] });
+    expect(done.parts[0].requests).toBeGreaterThan(0);
+    const runners = (await call("GET", "/api/v1/runners?namespace=team-a", { cookie })).body.runners;
+    expect(runners.find((r: { name: string }) => r.name === "leaving")).toMatchObject({ status: "offline", parts: [] });
+    agents.splice(agents.indexOf(leaving), 1);
+  }, 60_000);
 });
