@@ -325,7 +325,7 @@ describe("runner agents running load tests", () => {
     // The child has sent a snapshot with requests in it: that much must survive it.
     const doomedPart = await until(
       () => db().perfRunPart.findFirst({ where: { resultId: task.resultId, runnerId: doomed!.id } }),
-      (p) => p !== null && p.snapshot !== null && (p.snapshot as { metrics: { http_reqs?: { all: { count: number } } } }).metrics.http_reqs?.all.count > 0,
+      (p) => p !== null && p.snapshot !== null && ((p.snapshot as { metrics: { http_reqs?: { all: { count: number } } } }).metrics.http_reqs?.all.count ?? 0) > 0,
       30_000,
     );
     expect(doomedPart?.status, output).toBe("running");
@@ -380,4 +380,24 @@ describe("runner agents running load tests", () => {
     expect(runners.find((r: { name: string }) => r.name === "leaving")).toMatchObject({ status: "offline", parts: [] });
     agents.splice(agents.indexOf(leaving), 1);
   }, 60_000);
+
+  it("`polymock runner` stops on Ctrl-C: it says it is offline and exits 0", async () => {
+    const bin = path.resolve(import.meta.dirname, "../../../bin/polymock.mjs");
+    const child = spawn(process.execPath, [bin, "runner", "--server", base, "--capacity", "3", "--name", "polite"], { env: { ...process.env, POLYMOCK_TOKEN: tokenA }, stdio: ["ignore", "pipe", "pipe"] });
+    children.push(child);
+    let output = "";
+    child.stdout!.on("data", (d) => (output += d));
+    child.stderr!.on("data", (d) => (output += d));
+    const exited = new Promise<number | null>((r) => child.once("exit", (code) => r(code)));
+    const polite = await until(
+      () => db().runner.findFirst({ where: { name: "polite", status: "online" } }),
+      (r) => r !== null,
+      60_000,
+    );
+    expect(polite, output).not.toBeNull();
+    child.kill("SIGINT");
+    expect(await exited, output).toBe(0);
+    expect(output).toContain("runner stopped");
+    expect((await db().runner.findUniqueOrThrow({ where: { id: polite!.id } })).status).toBe("offline");
+  }, 90_000);
 });
