@@ -27,7 +27,7 @@ import { db } from "@/server/db/client";
 import { RunnerAgent } from "@/server/runner-agent/agent";
 import { actorFor, makeToken, makeUser, sessionCookie } from "@/server/testing/fixtures";
 import { useTestDatabase } from "@/server/testing/use-test-database";
-import { createNamespaceIntegration, revokeRotating } from "../integrations";
+import { createIntegration, createNamespaceIntegration, revokeRotating } from "../integrations";
 import { sweepLostParts } from "../perf/run-parts";
 import { namespaceQueue, runnerQueue, stopRunnerQueue } from "./queue";
 
@@ -236,6 +236,19 @@ describe("runner tasks, with runners that claim by hand", () => {
     const job = await (await runnerQueue()).getJobById(namespaceQueue((await db().namespace.findUniqueOrThrow({ where: { name: "team-a" } })).id), got.partId);
     expect(job?.state).toBe("completed");
     for (const [id, token] of [[a.id, tokenA], [b.id, tokenB]]) await call("POST", `/api/v1/runners/${id}/heartbeat`, { token, body: { activeVus: 0, status: "offline" } });
+  });
+
+  it("an admin's instance-wide token serves every namespace", async () => {
+    const admin = (await makeUser({ role: "admin" })).user;
+    const wide = await createIntegration(actorFor(admin), { name: "everywhere", permissions: ["read", "write"] });
+    const runner = (await register(wide.token, "wide", 10)).body;
+    expect(runner.namespace).toBeNull();
+    expect((await call("GET", "/api/v1/runners?namespace=team-b", { cookie })).body.runners).toEqual([expect.objectContaining({ name: "wide" })]);
+    const task = (await submit("team-b", { configId: (await config("team-b", { vus: 1, iterations: 1 })).id })).body;
+    const { part } = (await call("POST", `/api/v1/runners/${runner.id}/claim`, { token: wide.token, body: { waitSeconds: 0, freeVus: 10 } })).body;
+    expect(part).toMatchObject({ taskId: task.id, namespace: "team-b" });
+    await call("POST", `/api/v1/runners/${runner.id}/parts/${part.partId}/finish`, { token: wide.token, body: { status: "error", reason: "by hand" } });
+    await call("POST", `/api/v1/runners/${runner.id}/heartbeat`, { token: wide.token, body: { activeVus: 0, status: "offline" } });
   });
 
   it("tells the queue position, and a cancel withdraws queued parts from the job queue", async () => {
