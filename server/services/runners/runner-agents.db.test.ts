@@ -243,7 +243,7 @@ describe("runner tasks, with runners that claim by hand", () => {
     const wide = await createIntegration(actorFor(admin), { name: "everywhere", permissions: ["read", "write"] });
     const runner = (await register(wide.token, "wide", 10)).body;
     expect(runner.namespace).toBeNull();
-    expect((await call("GET", "/api/v1/runners?namespace=team-b", { cookie })).body.runners).toEqual([expect.objectContaining({ name: "wide" })]);
+    expect((await call("GET", "/api/v1/runners?namespace=team-b", { cookie })).body.runners).toEqual(expect.arrayContaining([expect.objectContaining({ name: "wide", namespace: null, status: "online" })]));
     const task = (await submit("team-b", { configId: (await config("team-b", { vus: 1, iterations: 1 })).id })).body;
     const { part } = (await call("POST", `/api/v1/runners/${runner.id}/claim`, { token: wide.token, body: { waitSeconds: 0, freeVus: 10 } })).body;
     expect(part).toMatchObject({ taskId: task.id, namespace: "team-b" });
