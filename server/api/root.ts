@@ -14,6 +14,7 @@ import { foldersRouter, tagsRouter } from "./routers/mock-organisation";
 import { mocksRouter } from "./routers/mocks";
 import { namespacesRouter } from "./routers/namespaces";
 import { generatorsRouter } from "./routers/generators";
+import { perfScriptsRouter } from "./routers/perf-scripts";
 import { protocolServersRouter } from "./routers/protocol-servers";
 import { smtpMailboxRouter } from "./routers/smtp-mailbox";
 import { requestLogsRouter } from "./routers/request-logs";
@@ -49,6 +50,8 @@ export const appRouter = createTRPCRouter({
   brokers: brokersRouter,
   // The API tester's collections, environments, history and runs (issue 15).
   apiTester: apiTesterRouter,
+  // Performance testing (issue 17): generated k6 scripts and snippets.
+  perfScripts: perfScriptsRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -28,6 +28,7 @@ import { smtpMailboxEndpoints } from "./smtp-mailbox";
 import { specBuilderEndpoint } from "./spec-builder";
 import { storeEndpoints } from "./store-endpoints";
 import { organisationEndpoints } from "./organisation-endpoints";
+import { perfScriptEndpoints } from "./perf-script-endpoints";
 import { userEndpoints } from "./users";
 
 export const allEndpoints: Endpoint[] = [
@@ -62,4 +63,5 @@ export const allEndpoints: Endpoint[] = [
   ...Object.values(testerScheduleEndpoints),
   ...Object.values(testerHelperEndpoints),
   ...Object.values(testerImportFormatEndpoints),
+  ...Object.values(perfScriptEndpoints),
 ];
