@@ -4,6 +4,7 @@
 // folders are groups, secrets travel as the run's environment and never in
 // the script, and what needs a dedicated load script is refused by name.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { z } from "zod";
 import { RequestAuth, RequestDefinition, type RequestDefinitionInput, Variable } from "@/server/contracts/tester-request";
 import { inspectLoadScript } from "@/server/perf/k6/plan";
 import { folderChain } from "@/server/tester/folder-chain";
@@ -26,16 +27,18 @@ beforeAll(async () => {
 });
 afterAll(() => target.close());
 
+type AuthInput = z.input<typeof RequestAuth>;
+
 interface FolderInput {
   id: string;
   parentId?: string;
   name: string;
-  auth?: Partial<RequestAuth>;
+  auth?: AuthInput;
   scripts?: { preRequest?: string; test?: string };
 }
 
 let ids = 0;
-function collection(name: string, opts: { folders?: FolderInput[]; requests: { name: string; folderId?: string; def: RequestDefinitionInput }[]; variables?: Partial<Variable>[]; auth?: Partial<RequestAuth>; scripts?: { preRequest?: string; test?: string } }): TesterCollection {
+function collection(name: string, opts: { folders?: FolderInput[]; requests: { name: string; folderId?: string; def: RequestDefinitionInput }[]; variables?: Partial<Variable>[]; auth?: AuthInput; scripts?: { preRequest?: string; test?: string } }): TesterCollection {
   const folders = (opts.folders ?? []).map((f) => ({ id: f.id, parentId: f.parentId ?? null, name: f.name, auth: RequestAuth.parse(f.auth ?? {}), scripts: f.scripts ?? {} }));
   const pathOf = (folderId: string | undefined): string[] => {
     const f = folders.find((x) => x.id === folderId);
