@@ -81,7 +81,8 @@ export const PerfSummaryMetric = z.object({
 
 export const PerfCheck = z.object({ name: z.string(), path: z.string(), passes: z.number(), fails: z.number() });
 export type PerfGroup = { name: string; path: string; groups: PerfGroup[]; checks: z.infer<typeof PerfCheck>[] };
-export const PerfGroup: z.ZodType<PerfGroup> = z.lazy(() => z.object({ name: z.string(), path: z.string(), groups: z.array(PerfGroup), checks: z.array(PerfCheck) }));
+// Named (meta id): the OpenAPI document gives a recursive schema a component of its own.
+export const PerfGroup: z.ZodType<PerfGroup> = z.lazy(() => z.object({ name: z.string(), path: z.string(), groups: z.array(PerfGroup), checks: z.array(PerfCheck) })).meta({ id: "PerfGroup" });
 
 export const PerfThreshold = z.object({ key: z.string().describe("metric, with tag filter: http_req_duration{status:200}"), source: z.string().describe("the expression: p(95)<200"), ok: z.boolean(), actual: z.number().nullable() });
 
