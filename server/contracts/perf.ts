@@ -117,7 +117,8 @@ export const PerfResultDetail = PerfResultRow.extend({
   options: K6Options,
   envNames: z.array(z.string()).describe("names of the __ENV values the run had (values are not kept)"),
   metrics: z.record(z.string(), PerfSummaryMetric).describe("k6's end-of-test metrics, as handleSummary gets them"),
-  rootGroup: PerfGroup.nullable().describe("k6's root_group: groups and checks"),
+  // A union with null (not .nullable()): the OpenAPI document keeps `nullable` beside a type only.
+  rootGroup: z.union([PerfGroup, z.null()]).describe("k6's root_group: groups and checks"),
   checks: z.array(PerfCheck).describe("every check, flattened from the groups"),
   thresholds: z.array(PerfThreshold),
   series: z.array(PerfSeriesPoint),
