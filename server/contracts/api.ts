@@ -29,6 +29,7 @@ import { smtpMailboxEndpoints } from "./smtp-mailbox";
 import { specBuilderEndpoint } from "./spec-builder";
 import { storeEndpoints } from "./store-endpoints";
 import { organisationEndpoints } from "./organisation-endpoints";
+import { perfScriptEndpoints } from "./perf-script-endpoints";
 import { userEndpoints } from "./users";
 
 export const allEndpoints: Endpoint[] = [
@@ -64,4 +65,5 @@ export const allEndpoints: Endpoint[] = [
   ...Object.values(testerHelperEndpoints),
   ...Object.values(testerImportFormatEndpoints),
   ...perfEndpoints,
+  ...Object.values(perfScriptEndpoints),
 ];

@@ -594,6 +594,21 @@ describe("every documented operation, success case, validated against the docume
     await ok(`${imp}/postman-env`, { body: { name: "Env", values: [{ key: "baseUrl", value: "https://example.test", enabled: true }] } });
   });
 
+  it("performance scripts: from a configuration, an API tester request and a HAR; snippets", async () => {
+    const t = "/api/v1/api-tester";
+    const made = (key: string, r: Req, status = 201) => expectAnswer(key, { cookie: admin.cookie, query: `namespace=${NS}`, ...r }, status);
+    const c = await made(`POST ${t}/collections`, { body: { name: "Load tested", variables: [{ key: "base", value: "https://example.test" }] } });
+    const request = await made(`POST ${t}/collections/{id}/requests`, { params: { id: c.id }, body: { name: "R", url: "{{base}}/x" } });
+    await ok("POST /api/v1/perf/scripts", { body: { name: "Smoke", options: { vus: 2, duration: "10s" }, requests: [{ url: "https://example.test/", checks: { status: 200 } }] } });
+    await ok("POST /api/v1/perf/scripts/from-request", { body: { requestId: request.id, perfOptions: { vus: 1, iterations: 1 } } });
+    await ok("POST /api/v1/perf/scripts/from-har", { body: { har: generatorFixture("tasks-api.har") } });
+    await ok("GET /api/v1/perf/snippets", {});
+    const trashed = await made(`POST ${t}/collections`, { body: { name: "Trashed load" } });
+    const inTrash = await made(`POST ${t}/collections/{id}/requests`, { params: { id: trashed.id }, body: { name: "R", url: "https://example.test/y" } });
+    await made(`DELETE ${t}/collections/{id}`, { params: { id: trashed.id } }, 200);
+    await c409("POST /api/v1/perf/scripts/from-request", { body: { requestId: inTrash.id } });
+  });
+
   it("performance: saved load tests, runs, stop, results, compare, history, trend, groups, schedules", async () => {
     const target = http.createServer((req, res) => {
       req.resume();
