@@ -30,6 +30,7 @@ import { specBuilderEndpoint } from "./spec-builder";
 import { storeEndpoints } from "./store-endpoints";
 import { organisationEndpoints } from "./organisation-endpoints";
 import { perfScriptEndpoints } from "./perf-script-endpoints";
+import { perfCollectionEndpoints } from "./perf-collection-endpoints";
 import { userEndpoints } from "./users";
 
 export const allEndpoints: Endpoint[] = [
@@ -66,4 +67,5 @@ export const allEndpoints: Endpoint[] = [
   ...Object.values(testerImportFormatEndpoints),
   ...perfEndpoints,
   ...Object.values(perfScriptEndpoints),
+  ...Object.values(perfCollectionEndpoints),
 ];

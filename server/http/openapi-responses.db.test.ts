@@ -673,6 +673,29 @@ describe("every documented operation, success case, validated against the docume
     }
   });
 
+  it("performance: collections as load tests (run-collection, execute-perf)", async () => {
+    const target = http.createServer((req, res) => {
+      req.resume();
+      res.end("ok");
+    });
+    await new Promise<void>((r) => target.listen(0, "127.0.0.1", r));
+    const t = "/api/v1/api-tester";
+    const made = (key: string, r: Req, status = 201) => expectAnswer(key, { cookie: admin.cookie, query: `namespace=${NS}`, ...r }, status);
+    try {
+      const c = await made(`POST ${t}/collections`, { body: { name: "Loaded", variables: [{ key: "base", value: `http://127.0.0.1:${(target.address() as AddressInfo).port}` }] } });
+      await made(`POST ${t}/collections/{id}/requests`, { params: { id: c.id }, body: { name: "R", url: "{{base}}/x" } });
+      const started = await ok("POST /api/v1/perf/run-collection", { body: { collectionIds: [c.id], perfOptions: { vus: 1, iterations: 2 }, environmentId: null } }, 202);
+      for (let i = 0; i < 200 && ["queued", "running"].includes((await db().perfResult.findUniqueOrThrow({ where: { id: started.id } })).status); i++) await new Promise((res) => setTimeout(res, 100));
+      const run = await ok(`POST ${t}/collections/execute-perf`, { body: { collectionIds: [c.id], perfOptions: { vus: 1, iterations: 2 }, environmentId: null } });
+      expect(run).toMatchObject({ mode: "load", status: "passed" });
+      await made(`DELETE ${t}/collections/{id}`, { params: { id: c.id } }, 200);
+      await c409("POST /api/v1/perf/run-collection", { body: { collectionIds: [c.id], environmentId: null } });
+      await c409(`POST ${t}/collections/execute-perf`, { body: { collectionIds: [c.id], environmentId: null } });
+    } finally {
+      target.close();
+    }
+  });
+
   it("SMTP mailbox", async () => {
     const nsRow = await db().namespace.findUniqueOrThrow({ where: { name: NS } });
     const mail = (subject: string) =>
