@@ -13,7 +13,9 @@ import { membersRouter } from "./routers/members";
 import { foldersRouter, tagsRouter } from "./routers/mock-organisation";
 import { mocksRouter } from "./routers/mocks";
 import { namespacesRouter } from "./routers/namespaces";
+import { perfRouter } from "./routers/perf";
 import { generatorsRouter } from "./routers/generators";
+import { perfScriptsRouter } from "./routers/perf-scripts";
 import { protocolServersRouter } from "./routers/protocol-servers";
 import { smtpMailboxRouter } from "./routers/smtp-mailbox";
 import { requestLogsRouter } from "./routers/request-logs";
@@ -50,6 +52,10 @@ export const appRouter = createTRPCRouter({
   brokers: brokersRouter,
   // The API tester's collections, environments, history and runs (issue 15).
   apiTester: apiTesterRouter,
+  // Performance testing: saved load tests, runs, results, schedules (issue 17).
+  perf: perfRouter,
+  // Performance testing (issue 17): generated k6 scripts and snippets.
+  perfScripts: perfScriptsRouter,
   // Runner agents and their tasks (issue 17).
   runners: runnersRouter,
 });

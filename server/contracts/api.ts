@@ -22,6 +22,7 @@ import { identityProviderEndpoints } from "./identity-providers";
 import { integrationEndpoints } from "./integrations";
 import { mockEndpoints } from "./mock-endpoints";
 import { memberEndpoints, namespaceEndpoints } from "./namespaces";
+import { perfEndpoints } from "./perf-endpoints";
 import { pluginProtocolEndpoints } from "./plugin-protocols";
 import { protocolServerEndpoints } from "./protocol-servers";
 import { runnerEndpoints, runnerTaskEndpoints } from "./runner-endpoints";
@@ -29,6 +30,8 @@ import { smtpMailboxEndpoints } from "./smtp-mailbox";
 import { specBuilderEndpoint } from "./spec-builder";
 import { storeEndpoints } from "./store-endpoints";
 import { organisationEndpoints } from "./organisation-endpoints";
+import { perfScriptEndpoints } from "./perf-script-endpoints";
+import { perfCollectionEndpoints } from "./perf-collection-endpoints";
 import { userEndpoints } from "./users";
 
 export const allEndpoints: Endpoint[] = [
@@ -63,6 +66,9 @@ export const allEndpoints: Endpoint[] = [
   ...Object.values(testerScheduleEndpoints),
   ...Object.values(testerHelperEndpoints),
   ...Object.values(testerImportFormatEndpoints),
+  ...perfEndpoints,
+  ...Object.values(perfScriptEndpoints),
+  ...Object.values(perfCollectionEndpoints),
   ...Object.values(runnerTaskEndpoints),
   ...Object.values(runnerEndpoints),
 ];
