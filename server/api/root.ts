@@ -19,6 +19,7 @@ import { perfScriptsRouter } from "./routers/perf-scripts";
 import { protocolServersRouter } from "./routers/protocol-servers";
 import { smtpMailboxRouter } from "./routers/smtp-mailbox";
 import { requestLogsRouter } from "./routers/request-logs";
+import { runnersRouter } from "./routers/runners";
 import { storesRouter } from "./routers/stores";
 import { tokensRouter } from "./routers/tokens";
 import { undefinedRequestsRouter } from "./routers/undefined-requests";
@@ -55,6 +56,8 @@ export const appRouter = createTRPCRouter({
   perf: perfRouter,
   // Performance testing (issue 17): generated k6 scripts and snippets.
   perfScripts: perfScriptsRouter,
+  // Runner agents and their tasks (issue 17).
+  runners: runnersRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -25,6 +25,7 @@ import { memberEndpoints, namespaceEndpoints } from "./namespaces";
 import { perfEndpoints } from "./perf-endpoints";
 import { pluginProtocolEndpoints } from "./plugin-protocols";
 import { protocolServerEndpoints } from "./protocol-servers";
+import { runnerEndpoints, runnerTaskEndpoints } from "./runner-endpoints";
 import { smtpMailboxEndpoints } from "./smtp-mailbox";
 import { specBuilderEndpoint } from "./spec-builder";
 import { storeEndpoints } from "./store-endpoints";
@@ -68,4 +69,6 @@ export const allEndpoints: Endpoint[] = [
   ...perfEndpoints,
   ...Object.values(perfScriptEndpoints),
   ...Object.values(perfCollectionEndpoints),
+  ...Object.values(runnerTaskEndpoints),
+  ...Object.values(runnerEndpoints),
 ];

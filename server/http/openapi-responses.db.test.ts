@@ -22,6 +22,8 @@ import { db } from "@/server/db/client";
 import { resetEnvCache } from "@/server/env";
 import { checkAnswer, documentedOperations, loadHandlers, operation, type RouteHandler } from "@/server/testing/api-routes";
 import { recordReceivedMail } from "@/server/services/smtp-mailbox";
+import { createNamespaceIntegration } from "@/server/services/integrations";
+import { stopRunnerQueue } from "@/server/services/runners/queue";
 import { resolveNamespace } from "@/server/services/namespace-access";
 import { recordHistory } from "@/server/services/tester/history";
 import { appendRunResults, createTestRun, finishTestRun } from "@/server/services/tester/test-runs";
@@ -156,6 +158,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await sink?.stop();
   await kafkaCluster?.stop();
+  await stopRunnerQueue();
 });
 
 const sha256 = (s: string) => createHash("sha256").update(s).digest("hex");
@@ -592,6 +595,32 @@ describe("every documented operation, success case, validated against the docume
     await ok(`${imp}/mockarty`, { body: { format: "polymock-collection", version: 1, collection: { name: "Native" }, items: [{ type: "request", name: "R", request: { method: "GET", url: "https://example.test/" } }] } });
     await ok(`${imp}/postman`, { body: { info: { name: "From Postman", schema: "https://schema.getpostman.com/json/collection/v2.1.0/collection.json" }, item: [{ name: "R", request: { method: "GET", url: "https://example.test/" } }] } });
     await ok(`${imp}/postman-env`, { body: { name: "Env", values: [{ key: "baseUrl", value: "https://example.test", enabled: true }] } });
+  });
+
+  it("runner agents and runner tasks", async () => {
+    const ownerUser = await db().user.findUniqueOrThrow({ where: { id: owner.id } });
+    const { token } = await createNamespaceIntegration(actorFor(ownerUser), NS, { name: "openapi-runner", permissions: ["read", "write"] });
+    const agent = { cookie: undefined, token };
+    const runner = await ok("POST /api/v1/runners/register", { ...agent, body: { name: "openapi-runner", capacityVus: 10, labels: ["ci"] } }, 201);
+    await ok("POST /api/v1/runners/{id}/heartbeat", { ...agent, params: { id: runner.id }, body: { activeVus: 0 } });
+    await expectAnswer("POST /api/v1/runners/register", { ...agent, body: { name: "openapi-runner", capacityVus: 10 } }, 409);
+    await ok("GET /api/v1/runners", {});
+    await ok("GET /api/v1/integrations/status", {});
+    const nsRow = await db().namespace.findUniqueOrThrow({ where: { name: NS } });
+    const config = await db().perfConfig.create({ data: { namespaceId: nsRow.id, name: "Smoke", script: "import http from 'k6/http';\nexport default function () {}", options: { vus: 1, iterations: 1 } } });
+    const task = await ok("POST /api/v1/runner-tasks", { body: { type: "performance", configId: config.id } }, 202);
+    await ok("GET /api/v1/runner-tasks", {});
+    await ok("GET /api/v1/runner-tasks/{id}", { params: { id: task.id } });
+    await ok("GET /api/v1/runner-tasks/{id}/queue-position", { params: { id: task.id } });
+    const { part } = await ok("POST /api/v1/runners/{id}/claim", { ...agent, params: { id: runner.id }, body: { waitSeconds: 0, freeVus: 10 } });
+    const partParams = { id: runner.id, partId: part.partId };
+    await ok("POST /api/v1/runners/{id}/parts/{partId}/progress", { ...agent, params: partParams, body: { seq: 1, points: [] } });
+    await ok("POST /api/v1/runners/{id}/parts/{partId}/finish", { ...agent, params: partParams, body: { status: "error", reason: "finished by hand" } });
+    await c409("DELETE /api/v1/runner-tasks/{id}", { params: { id: task.id } });
+    const queued = await expectAnswer("POST /api/v1/runner-tasks", { cookie: admin.cookie, query: `namespace=${NS}`, body: { configId: config.id } }, 202);
+    await ok("DELETE /api/v1/runner-tasks/{id}", { params: { id: queued.id } });
+    // Offline again: the load runs of the tests after this one stay in the web process.
+    await expectAnswer("POST /api/v1/runners/{id}/heartbeat", { ...agent, params: { id: runner.id }, body: { activeVus: 0, status: "offline" } }, 200);
   });
 
   it("performance scripts: from a configuration, an API tester request and a HAR; snippets", async () => {
