@@ -37,9 +37,9 @@ beforeAll(async () => {
   server = http.createServer((req, res) => {
     hits++;
     req.resume();
-    // /slow answers after 30 ms, /fail with a 500: the two runs compared differ.
+    // /slow answers after 250 ms (well above a loaded machine's own latency), /fail with a 500: the two runs compared differ.
     if (req.url === "/fail") return void res.writeHead(500).end("no");
-    setTimeout(() => res.end("ok"), req.url === "/slow" ? 30 : 0);
+    setTimeout(() => res.end("ok"), req.url === "/slow" ? 250 : 0);
   });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -150,7 +150,7 @@ describe("load results", () => {
     const p95 = c.metrics.find((m: { metric: string; stat: string }) => m.metric === "http_req_duration" && m.stat === "p(95)");
     expect(p95.better).toBe("lower");
     expect(p95.deltas[0]).toEqual({ absolute: 0, percent: 0 });
-    // The slow target answers 30 ms later: the second run is slower.
+    // The slow target answers 250 ms later: the second run is slower.
     expect(p95.values[1]).toBeGreaterThan(p95.values[0]);
     expect(p95.deltas[1].absolute).toBeCloseTo(p95.values[1] - p95.values[0], 6);
     expect(p95.deltas[1].percent).toBeGreaterThan(0);
