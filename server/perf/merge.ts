@@ -4,9 +4,9 @@
 // times a part reported; histograms merge losslessly (HDR), so percentiles
 // of the whole are exact, not averages of percentiles. A part that was lost
 // (its runner died) contributes what it last reported.
-import type { LiveThreshold, LoadRunStatus, PartialSnapshot, SeriesPoint } from "./k6/engine";
+import type { LiveThreshold, LoadRunResult, LoadRunStatus, PartialSnapshot, SeriesPoint } from "./k6/engine";
 import { MetricRegistry } from "./metrics";
-import { buildSummary, evaluateThresholds, GroupTree, summaryText, type SummaryData } from "./summary";
+import { buildSummary, evaluateThresholds, GroupTree, summaryText } from "./summary";
 import { parseThresholds } from "./thresholds";
 
 export type PartStatus = LoadRunStatus | "lost" | "cancelled";
@@ -22,18 +22,8 @@ export interface RunPart {
   logs?: string[];
 }
 
-export interface MergedRun {
-  status: LoadRunStatus;
-  reason?: string;
-  durationMs: number;
-  summary: SummaryData;
-  summaryText: string;
-  thresholds: LiveThreshold[];
-  series: SeriesPoint[];
-  errors: { message: string; count: number }[];
-  logs: string[];
-  metrics: ReturnType<MetricRegistry["snapshot"]>;
-}
+/** A merged run reads like one runner's result, without handleSummary's outputs (they cannot be merged). */
+export type MergedRun = Omit<LoadRunResult, "handleSummary">;
 
 const MAX_LOG_LINES = 1000;
 

@@ -17,6 +17,7 @@ import * as groupRoute from "@/app/api/v1/perf-results/group/[runGroupId]/route"
 import { db } from "@/server/db/client";
 import { call, makeUser, sessionCookie } from "@/server/testing/fixtures";
 import { useTestDatabase } from "@/server/testing/use-test-database";
+import { until } from "@/server/testing/until";
 
 useTestDatabase();
 
@@ -52,14 +53,6 @@ const detail = (id: string, as = cookie, ns = NS) => call(resultRoute.GET, url(`
 const remove = (id: string) => call(resultRoute.DELETE, url(`/api/v1/perf-results/${id}`), { method: "DELETE", cookie, params: { id } });
 const compare = (query: string, as = cookie, ns = NS) => call(compareRoute.GET, `/api/v1/perf-results/compare?namespace=${ns}&${query}`, { cookie: as });
 
-async function until<T>(what: () => Promise<T>, ok: (v: T) => boolean, ms = 20_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await what();
-    if (ok(v) || Date.now() > end) return v;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 const ended = async (id: string) => (await until(() => detail(id), (r) => !["queued", "running"].includes(r.body.status))).body;
 
 const script = (path: string, opts: string) => `import http from 'k6/http';

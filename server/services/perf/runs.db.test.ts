@@ -14,6 +14,7 @@ import type { Actor } from "@/server/auth/actor";
 import { type NamespaceScope, resolveNamespace } from "../namespace-access";
 import { finishPart, markPartStarted, recordPartProgress, sweepLostParts } from "./run-parts";
 import { startPerfRun, stopPerfRun } from "./runs";
+import { until } from "@/server/testing/until";
 
 useTestDatabase();
 
@@ -39,14 +40,6 @@ beforeAll(async () => {
 });
 afterAll(() => new Promise<void>((r) => server.close(() => r())));
 
-async function until<T>(what: () => Promise<T>, ok: (v: T) => boolean, ms = 20_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await what();
-    if (ok(v) || Date.now() > end) return v;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 const ended = (id: string) =>
   until(

@@ -30,6 +30,7 @@ import { useTestDatabase } from "@/server/testing/use-test-database";
 import { createIntegration, createNamespaceIntegration, revokeRotating } from "../integrations";
 import { sweepLostParts } from "../perf/run-parts";
 import { namespaceQueue, runnerQueue, stopRunnerQueue } from "./queue";
+import { until } from "@/server/testing/until";
 
 useTestDatabase();
 
@@ -112,14 +113,6 @@ async function call(method: string, pathname: string, opts: { body?: unknown; to
   return { status: res.status, body: text ? JSON.parse(text) : null };
 }
 
-async function until<T>(what: () => Promise<T>, ok: (v: T) => boolean, ms = 30_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await what();
-    if (ok(v) || Date.now() > end) return v;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 const SCRIPT = `import http from 'k6/http'; import { sleep } from 'k6';
 export default function () { http.get(__ENV.BASE + '/hit'); sleep(0.1); }`;
