@@ -1,38 +1,38 @@
-// The compare view's verdicts: lower latency and fewer failures are better,
-// more throughput is better, noise is "same", counts get no verdict.
+// The compare view's verdicts and deltas: lower latency and fewer failures
+// are better, more throughput is better, noise is "same", counts get none.
 import { describe, expect, it } from "vitest";
-import type { PerfHeadline } from "@/server/contracts/perf";
-import { compareHeadlines } from "./compare";
+import { formatDelta, formatField, formatMetricStat, verdictOf } from "./compare";
 
-const base: PerfHeadline = { requests: 1000, rps: 100, failedRate: 0.01, avgMs: 20, p95Ms: 50, p99Ms: 80, iterations: 1000, vusMax: 10, checksPassed: 1000, checksFailed: 0, thresholdsOk: true, durationMs: 10_000 };
-const row = (a: PerfHeadline | null, b: PerfHeadline | null, key: keyof PerfHeadline) => compareHeadlines(a, b).find((r) => r.key === key)!;
-
-describe("compareHeadlines", () => {
+describe("verdictOf", () => {
   it.each([
-    ["p95Ms", 40, "better"],
-    ["p95Ms", 60, "worse"],
-    ["p95Ms", 50.2, "same"],
-    ["rps", 120, "better"],
-    ["rps", 80, "worse"],
-    ["failedRate", 0, "better"],
-    ["failedRate", 0.2, "worse"],
-    ["requests", 2000, "neutral"],
-  ] as const)("%s %s → %s", (key, value, verdict) => {
-    expect(row(base, { ...base, [key]: value }, key).verdict).toBe(verdict);
+    [{ absolute: -10, percent: -20 }, "lower", "better"],
+    [{ absolute: 10, percent: 20 }, "lower", "worse"],
+    [{ absolute: 10, percent: 20 }, "higher", "better"],
+    [{ absolute: -10, percent: -20 }, "higher", "worse"],
+    [{ absolute: 0.1, percent: 0.5 }, "lower", "same"],
+    [{ absolute: 3, percent: null }, "lower", "worse"],
+    [{ absolute: 0, percent: null }, "lower", "same"],
+    [{ absolute: 500, percent: 50 }, null, "neutral"],
+    [null, "lower", "neutral"],
+  ] as const)("%j with %s better → %s", (delta, better, verdict) => {
+    expect(verdictOf(delta, better)).toBe(verdict);
   });
+});
 
+describe("formatting", () => {
   it("writes the delta with its sign and the relative change", () => {
-    const r = row(base, { ...base, rps: 150 }, "rps");
-    expect(r).toMatchObject({ a: "100/s", b: "150/s", delta: "+50/s", change: "+50%" });
-    expect(row(base, { ...base, p95Ms: 25 }, "p95Ms")).toMatchObject({ delta: "−25ms", change: "−50%" });
+    expect(formatDelta({ absolute: 50, percent: 50 }, (n) => `${n}/s`)).toBe("+50/s (+50%)");
+    expect(formatDelta({ absolute: -25, percent: -50 }, (n) => `${n}ms`)).toBe("−25ms (−50%)");
+    expect(formatDelta({ absolute: 3, percent: null }, String)).toBe("+3");
+    expect(formatDelta(null, String)).toBeNull();
   });
-
-  it("has no delta when a side has no number", () => {
-    expect(row(base, { ...base, p99Ms: null }, "p99Ms")).toMatchObject({ delta: null, verdict: "neutral", b: "—" });
-    expect(row(null, base, "rps")).toMatchObject({ delta: null, a: "—" });
-  });
-
-  it("judges a change from zero by its direction", () => {
-    expect(row({ ...base, checksFailed: 0 }, { ...base, checksFailed: 3 }, "checksFailed")).toMatchObject({ verdict: "worse", change: null, delta: "+3" });
+  it("formats headline fields and metric stats as k6 does", () => {
+    expect(formatField("p95Ms", 12.5)).toBe("12.5ms");
+    expect(formatField("failedRate", 0.0123)).toBe("1.23%");
+    expect(formatField("rps", null)).toBe("—");
+    expect(formatMetricStat("http_req_duration{expected_response:true}", "p(95)", 1500)).toBe("1.5s");
+    expect(formatMetricStat("http_req_failed", "rate", 0.5)).toBe("50%");
+    expect(formatMetricStat("http_reqs", "rate", 12.345)).toBe("12.3/s");
+    expect(formatMetricStat("data_received", "count", 2_500_000)).toBe("2.5 MB");
   });
 });

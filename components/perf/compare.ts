@@ -1,72 +1,62 @@
-// Two load runs side by side: each headline number with its change and
-// whether the change is good. Direction matters: lower latency and fewer
-// failures are better, more requests per second is better; counts that only
-// follow from the run's length (requests, iterations) are shown without a verdict.
+// Reading a comparison of load runs (the API's rows carry each value, its
+// delta against the first run and which direction is better): a label and a
+// number format per headline field, and whether each change is good. Lower
+// latency and fewer failures are better, more requests per second is better;
+// changes under 1 % are noise ("same"), and counts that only follow from the
+// run's length (requests, iterations) get no verdict.
 import type { PerfHeadline } from "@/server/contracts/perf";
-import { formatCount, formatMs, formatPercent, formatRate } from "./format";
+import { formatCount, formatMetricValue, formatMs, formatPercent, formatRate } from "./format";
 
 export type Verdict = "better" | "worse" | "same" | "neutral";
+type Delta = { absolute: number; percent: number | null } | null;
 
-export interface CompareRow {
-  key: keyof PerfHeadline;
-  label: string;
-  a: string;
-  b: string;
-  /** b − a, as text with its sign; null when either side has no number. */
-  delta: string | null;
-  /** The relative change, "+12.5%"; null when a is 0 or missing. */
-  change: string | null;
-  verdict: Verdict;
+const FIELDS: Partial<Record<keyof PerfHeadline, { label: string; format: (n: number) => string }>> = {
+  rps: { label: "Requests/s", format: formatRate },
+  p95Ms: { label: "p(95) latency", format: formatMs },
+  p99Ms: { label: "p(99) latency", format: formatMs },
+  avgMs: { label: "Average latency", format: formatMs },
+  failedRate: { label: "Failed requests", format: (n) => formatPercent(n) },
+  checksFailed: { label: "Failed checks", format: formatCount },
+  checksPassed: { label: "Passed checks", format: formatCount },
+  requests: { label: "Requests", format: formatCount },
+  iterations: { label: "Iterations", format: formatCount },
+  vusMax: { label: "Max VUs", format: formatCount },
+  durationMs: { label: "Duration", format: formatMs },
+  thresholdsOk: { label: "Thresholds", format: (n) => (n ? "✓ held" : "✗ failed") },
+};
+
+export function fieldLabel(field: string): string {
+  return FIELDS[field as keyof PerfHeadline]?.label ?? field;
 }
 
-interface Row {
-  key: keyof PerfHeadline;
-  label: string;
-  format: (n: number | null) => string;
-  /** "lower": a drop is an improvement; "higher": a rise is; null: no verdict. */
-  better: "lower" | "higher" | null;
+export function formatField(field: string, value: number | null): string {
+  if (value === null) return "—";
+  if (field === "thresholdsOk") return value ? "✓ held" : "✗ failed";
+  return (FIELDS[field as keyof PerfHeadline]?.format ?? formatCount)(value);
 }
 
-const ROWS: Row[] = [
-  { key: "rps", label: "Requests/s", format: formatRate, better: "higher" },
-  { key: "p95Ms", label: "p(95) latency", format: formatMs, better: "lower" },
-  { key: "p99Ms", label: "p(99) latency", format: formatMs, better: "lower" },
-  { key: "avgMs", label: "Average latency", format: formatMs, better: "lower" },
-  { key: "failedRate", label: "Failed requests", format: (n) => formatPercent(n), better: "lower" },
-  { key: "checksFailed", label: "Failed checks", format: formatCount, better: "lower" },
-  { key: "checksPassed", label: "Passed checks", format: formatCount, better: null },
-  { key: "requests", label: "Requests", format: formatCount, better: null },
-  { key: "iterations", label: "Iterations", format: formatCount, better: null },
-  { key: "vusMax", label: "Max VUs", format: formatCount, better: null },
-  { key: "durationMs", label: "Duration", format: formatMs, better: null },
-];
+/** A metric's value formatted as k6 would, from the metric's name (time metrics end in _duration or are http_req_*). */
+export function formatMetricStat(metric: string, stat: string, value: number | null): string {
+  if (value === null) return "—";
+  const base = metric.split("{")[0]!;
+  const type = stat === "rate" && (base.endsWith("_failed") || base === "checks") ? "rate" : stat === "rate" || stat === "count" ? "counter" : "trend";
+  const contains = base.startsWith("data_") ? "data" : /duration|_req_(blocked|connecting|tls|sending|waiting|receiving)/.test(base) ? "time" : "default";
+  return formatMetricValue({ type, contains }, stat, value);
+}
 
-/** Changes smaller than this share of the first value are "same": noise between two runs. */
 const NOISE = 0.01;
 
-export function compareHeadlines(a: PerfHeadline | null, b: PerfHeadline | null): CompareRow[] {
-  return ROWS.map(({ key, label, format, better }) => {
-    const x = num(a?.[key]);
-    const y = num(b?.[key]);
-    if (x === null || y === null) return { key, label, a: format(x), b: format(y), delta: null, change: null, verdict: "neutral" as Verdict };
-    const d = y - x;
-    const rel = x !== 0 ? d / Math.abs(x) : null;
-    const same = rel === null ? d === 0 : Math.abs(rel) < NOISE;
-    let verdict: Verdict = "neutral";
-    if (better) verdict = same ? "same" : (better === "lower" ? d < 0 : d > 0) ? "better" : "worse";
-    const sign = d > 0 ? "+" : d < 0 ? "−" : "±";
-    return {
-      key,
-      label,
-      a: format(x),
-      b: format(y),
-      delta: `${sign}${format(Math.abs(d))}`,
-      change: rel === null ? null : `${sign}${Math.round(Math.abs(rel) * 1000) / 10}%`,
-      verdict,
-    };
-  });
+export function verdictOf(delta: Delta, better: "lower" | "higher" | null): Verdict {
+  if (!delta || !better) return "neutral";
+  const { absolute, percent } = delta;
+  if (percent !== null ? Math.abs(percent) < NOISE * 100 : absolute === 0) return "same";
+  return (better === "lower" ? absolute < 0 : absolute > 0) ? "better" : "worse";
 }
 
-function num(v: unknown): number | null {
-  return typeof v === "number" && Number.isFinite(v) ? v : null;
+/** "+12ms (+5.3%)" with a real minus sign; null without a delta. */
+export function formatDelta(delta: Delta, format: (n: number) => string): string | null {
+  if (!delta) return null;
+  const sign = delta.absolute > 0 ? "+" : delta.absolute < 0 ? "−" : "±";
+  const pct = delta.percent === null ? "" : ` (${sign}${Math.round(Math.abs(delta.percent) * 10) / 10}%)`;
+  return `${sign}${format(Math.abs(delta.absolute))}${pct}`;
 }
