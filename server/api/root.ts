@@ -13,6 +13,7 @@ import { membersRouter } from "./routers/members";
 import { foldersRouter, tagsRouter } from "./routers/mock-organisation";
 import { mocksRouter } from "./routers/mocks";
 import { namespacesRouter } from "./routers/namespaces";
+import { perfRouter } from "./routers/perf";
 import { generatorsRouter } from "./routers/generators";
 import { protocolServersRouter } from "./routers/protocol-servers";
 import { smtpMailboxRouter } from "./routers/smtp-mailbox";
@@ -49,6 +50,8 @@ export const appRouter = createTRPCRouter({
   brokers: brokersRouter,
   // The API tester's collections, environments, history and runs (issue 15).
   apiTester: apiTesterRouter,
+  // Performance testing: saved load tests, runs, results, schedules (issue 17).
+  perf: perfRouter,
 });
 
 export type AppRouter = typeof appRouter;

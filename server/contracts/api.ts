@@ -22,6 +22,7 @@ import { identityProviderEndpoints } from "./identity-providers";
 import { integrationEndpoints } from "./integrations";
 import { mockEndpoints } from "./mock-endpoints";
 import { memberEndpoints, namespaceEndpoints } from "./namespaces";
+import { perfEndpoints } from "./perf-endpoints";
 import { pluginProtocolEndpoints } from "./plugin-protocols";
 import { protocolServerEndpoints } from "./protocol-servers";
 import { smtpMailboxEndpoints } from "./smtp-mailbox";
@@ -62,4 +63,5 @@ export const allEndpoints: Endpoint[] = [
   ...Object.values(testerScheduleEndpoints),
   ...Object.values(testerHelperEndpoints),
   ...Object.values(testerImportFormatEndpoints),
+  ...perfEndpoints,
 ];

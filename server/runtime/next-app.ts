@@ -13,6 +13,7 @@ import { logger } from "@/server/lib/logger";
 import { observeRequest } from "@/server/observability/metrics";
 import { startScheduler, stopScheduler } from "@/server/services/tester/scheduler";
 import { startPerfMaintenance } from "@/server/services/perf/maintenance";
+import { perfSchedules } from "@/server/services/perf/perf-scheduler";
 import { drainWebhooks } from "@/server/services/webhooks";
 import { stubRecorder } from "@/server/serving/recorder";
 
@@ -55,8 +56,8 @@ async function main() {
   } catch {}
   await new Promise<void>((resolve) => server.listen(socketPath, resolve));
   process.send?.({ type: "ready" });
-  // API-tester schedules run here, not in server.ts: the stub path never pays for them.
-  startScheduler();
+  // API-tester and load-test schedules run here, not in server.ts: the stub path never pays for them.
+  startScheduler([perfSchedules]);
   startPerfMaintenance();
 
   let closing = false;

@@ -13,6 +13,11 @@
 // service was down — the newest occurrence within GRACE_MS of now runs once
 // ("catch up once"); older ones are skipped and said so in lastError; a
 // backlog never runs.
+//
+// The machinery is shared by every kind of schedule (API tester collection
+// runs here, load tests in services/perf/perf-scheduler.ts): a ScheduleKind
+// says where its due rows are, how its claim is written and what an
+// occurrence runs.
 import { nextOccurrence, occurrencesBetween } from "@/server/contracts/cron-schedule";
 import { db, type TesterSchedule } from "@/server/db/client";
 import { logger } from "@/server/lib/logger";
@@ -52,7 +57,7 @@ interface Plan {
 }
 
 /** What to do with a schedule found due at `now`. */
-export function planOccurrence(row: Pick<TesterSchedule, "cron" | "timezone" | "nextRunAt">, now: Date, graceMs = GRACE_MS): Plan {
+export function planOccurrence(row: Pick<DueSchedule, "cron" | "timezone" | "nextRunAt">, now: Date, graceMs = GRACE_MS): Plan {
   const due = row.nextRunAt!;
   const windowStart = new Date(Math.max(due.getTime() - 1, now.getTime() - graceMs));
   // Bounded: within one grace window a five-field cron has at most 60 occurrences per hour.
@@ -66,16 +71,48 @@ export function planOccurrence(row: Pick<TesterSchedule, "cron" | "timezone" | "
   return { run, next, skippedSince };
 }
 
+/** The fields the claim and the catch-up rule read. */
+export type DueSchedule = Pick<TesterSchedule, "id" | "cron" | "timezone" | "nextRunAt">;
+
+/** One kind of schedule: its due rows, its compare-and-set claim and its occurrence. */
+export interface ScheduleKind<Row extends DueSchedule = DueSchedule> {
+  /** Enabled rows whose nextRunAt is at or before `now`, oldest first. */
+  due(now: Date, take: number): Promise<Row[]>;
+  /**
+   * Moves nextRunAt from row.nextRunAt to `next` only if it is still
+   * row.nextRunAt and the row is enabled; true when this process won. When
+   * `skipped` is given (nothing runs), it is recorded as the row's last error.
+   */
+  claim(row: Row, next: Date | null, skipped: string | null): Promise<boolean>;
+  /** Checks access as the schedule's owner and starts the run, or records why not. */
+  run(row: Row, occurrence: Date): Promise<{ runId: string | null; error: string | null }>;
+}
+
+export const testerSchedules: ScheduleKind<TesterSchedule> = {
+  due: (now, take) => db().testerSchedule.findMany({ where: { enabled: true, nextRunAt: { lte: now } }, orderBy: { nextRunAt: "asc" }, take }),
+  async claim(row, next, skipped) {
+    const { count } = await db().testerSchedule.updateMany({
+      where: { id: row.id, enabled: true, nextRunAt: row.nextRunAt },
+      data: { nextRunAt: next, ...(skipped ? { lastError: skipped, lastRunStatus: "skipped" } : {}) },
+    });
+    return count === 1;
+  },
+  run: runOccurrence,
+};
+
 export interface SchedulerOptions {
   clock?: SchedulerClock;
   tickMs?: number;
   graceMs?: number;
+  /** The kinds of schedule it claims; the API tester's by default. */
+  kinds?: ScheduleKind[];
 }
 
 export class Scheduler {
   private readonly clock: SchedulerClock;
   private readonly tickMs: number;
   private readonly graceMs: number;
+  private readonly kinds: ScheduleKind[];
   private timer: unknown = null;
   private stopped = true;
   private readonly inFlight = new Set<Promise<unknown>>();
@@ -84,6 +121,7 @@ export class Scheduler {
     this.clock = opts.clock ?? systemSchedulerClock;
     this.tickMs = opts.tickMs ?? TICK_MS;
     this.graceMs = opts.graceMs ?? GRACE_MS;
+    this.kinds = opts.kinds ?? [testerSchedules];
   }
 
   start() {
@@ -111,9 +149,10 @@ export class Scheduler {
   /** Claims every due occurrence and starts them; resolves once they are claimed (runs go on). */
   async tick(): Promise<TickOutcome[]> {
     const now = this.clock.now();
-    const due = await db().testerSchedule.findMany({ where: { enabled: true, nextRunAt: { lte: now } }, orderBy: { nextRunAt: "asc" }, take: CLAIM_BATCH });
     const outcomes: TickOutcome[] = [];
-    for (const row of due) outcomes.push(await this.claim(row, now));
+    for (const kind of this.kinds) {
+      for (const row of await kind.due(now, CLAIM_BATCH)) outcomes.push(await this.claim(kind, row, now));
+    }
     return outcomes;
   }
 
@@ -124,18 +163,15 @@ export class Scheduler {
     return outcomes;
   }
 
-  private async claim(row: TesterSchedule, now: Date): Promise<TickOutcome> {
+  private async claim(kind: ScheduleKind, row: DueSchedule, now: Date): Promise<TickOutcome> {
     const plan = planOccurrence(row, now, this.graceMs);
     const skipped = plan.skippedSince ? `occurrences from ${plan.skippedSince.toISOString()} were missed while no scheduler ran and skipped (older than the ${Math.round(this.graceMs / 60_000)} min catch-up window)` : null;
-    const { count } = await db().testerSchedule.updateMany({
-      where: { id: row.id, enabled: true, nextRunAt: row.nextRunAt },
-      data: { nextRunAt: plan.next, ...(skipped && !plan.run ? { lastError: skipped, lastRunStatus: "skipped" } : {}) },
-    });
-    if (count !== 1) return { scheduleId: row.id, occurrence: null, action: "lost" };
+    if (!(await kind.claim(row, plan.next, skipped && !plan.run ? skipped : null))) return { scheduleId: row.id, occurrence: null, action: "lost" };
     if (!plan.run) return { scheduleId: row.id, occurrence: null, action: "skipped", error: skipped };
     const occurrence = plan.run;
     const outcome: TickOutcome = { scheduleId: row.id, occurrence: occurrence.toISOString(), action: "dispatched" };
-    const work = runOccurrence(row, occurrence)
+    const work = kind
+      .run(row, occurrence)
       .then((r) => {
         outcome.runId = r.runId;
         outcome.error = r.error;
@@ -150,10 +186,10 @@ export class Scheduler {
 
 let running: Scheduler | null = null;
 
-/** The web process's scheduler (off with POLYMOCK_SCHEDULER=off, e.g. for a replica that only serves). */
-export function startScheduler(): Scheduler | null {
+/** The web process's scheduler, for the API tester's schedules and any `more` kinds (off with POLYMOCK_SCHEDULER=off, e.g. for a replica that only serves). */
+export function startScheduler(more: ScheduleKind[] = []): Scheduler | null {
   if (process.env.POLYMOCK_SCHEDULER === "off") return null;
-  running ??= new Scheduler();
+  running ??= new Scheduler({ kinds: [testerSchedules, ...more] });
   running.start();
   return running;
 }
