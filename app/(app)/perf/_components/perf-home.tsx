@@ -162,7 +162,7 @@ export function PerfHome() {
         open={deleting !== null}
         onOpenChange={(o) => (o ? undefined : setDeleting(null))}
         title={`Delete ${deleting?.name ?? "the load test"}?`}
-        description="The script and its options are gone; its past results stay (without a trend), and schedules that run it stop."
+        description="The script and its options are gone, and so are its schedules. Its past runs stay under Recent runs."
         confirmLabel="Delete load test"
         pending={remove.isPending}
         onConfirm={() => deleting && remove.mutate({ namespace, id: deleting.id })}

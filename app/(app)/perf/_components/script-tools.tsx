@@ -100,7 +100,7 @@ function FromRequestForm({ namespace, onDone, onCancel }: { namespace: string | 
       className="flex flex-col gap-4"
       onSubmit={(e) => {
         e.preventDefault();
-        if (requestId) generate.mutate({ namespace, requestId });
+        if (requestId) generate.mutate({ namespace, request: { requestId } });
       }}
     >
       <DialogHeader>
@@ -156,7 +156,7 @@ function FromHarForm({ namespace, onDone, onCancel }: { namespace: string | unde
       className="flex flex-col gap-4"
       onSubmit={(e) => {
         e.preventDefault();
-        if (har) generate.mutate({ namespace, har: har.text, includeStatic, thinkTime });
+        if (har) generate.mutate({ namespace, request: { har: har.text, includeStatic, thinkTime } });
       }}
     >
       <DialogHeader>
