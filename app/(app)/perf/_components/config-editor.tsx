@@ -8,7 +8,7 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Play, Save } from "lucide-react";
 import { useRouter } from "next/navigation";
-import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { Controller, useForm, useWatch } from "react-hook-form";
 import { toast } from "sonner";
 import { useTRPC } from "@/app/_trpc/client";
@@ -55,6 +55,8 @@ export function ConfigEditor({ config, headerExtra }: { config: PerfConfigView |
       options: optionsFromForm(v, config?.options ?? {}),
       environment: environmentFromForm(v),
       files,
+      // Kept as they are: the editor has no field for the collections a script was generated from.
+      collectionIds: config?.collectionIds ?? [],
       environmentId: v.environmentId,
     });
 
@@ -74,21 +76,20 @@ export function ConfigEditor({ config, headerExtra }: { config: PerfConfigView |
   const busy = create.isPending || update.isPending || run.isPending;
 
   /** Saves the form; resolves with the stored config, or null when the form or the API refused it. */
-  const persist = useCallback(async (): Promise<PerfConfigView | null> => {
+  const persist = async (): Promise<PerfConfigView | null> => {
     let result: PerfConfigView | null = null;
     await form.handleSubmit(async (v) => {
       const body = payload(v);
       try {
         result = config ? await update.mutateAsync({ namespace, id: config.id, patch: body }) : await create.mutateAsync({ namespace, config: body });
       } catch {
-        result = null;
+        result = null; // shown by onApiError
       }
     })();
     return result;
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [config, namespace, files, form, create, update]);
+  };
 
-  const save = useCallback(async () => {
+  const save = async () => {
     if (busy) return;
     const view = await persist();
     if (!view) return;
@@ -96,10 +97,9 @@ export function ConfigEditor({ config, headerExtra }: { config: PerfConfigView |
     toast.success(`${view.name} saved`);
     if (!config) router.replace(hrefWithNs(perfPaths.config(view.id)));
     else await guard.release();
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [busy, persist, config]);
+  };
 
-  const start = useCallback(async () => {
+  const start = async () => {
     if (busy) return;
     const view = dirty || !config ? await persist() : config;
     if (!view) return;
@@ -110,27 +110,32 @@ export function ConfigEditor({ config, headerExtra }: { config: PerfConfigView |
       void queryClient.invalidateQueries({ queryKey: trpc.perf.pathKey() });
       router.push(hrefWithNs(perfPaths.result(started.id)));
     } catch {
-      // Shown by onApiError; a new load test is saved by now, so it goes to its own page.
+      // Shown by onApiError; a new load test is saved by now, so it moves to its own page.
       if (!config) router.replace(hrefWithNs(perfPaths.config(view.id)));
     }
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [busy, dirty, config, persist, namespace]);
+  };
 
-  // Ctrl/Cmd+S and Ctrl/Cmd+Enter outside the editor too (Monaco binds its own).
+  // Ctrl/Cmd+S and Ctrl/Cmd+Enter outside the editor too (Monaco binds its own); the listener calls the latest handlers.
+  const keys = useRef({ save, start });
+  useEffect(() => {
+    keys.current = { save, start };
+  });
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (!(e.ctrlKey || e.metaKey) || e.altKey || e.shiftKey || e.defaultPrevented) return;
+      // A dialog over the editor (generate, leave) owns the keyboard.
+      if (document.querySelector("[role=dialog]")) return;
       if (e.key === "s") {
         e.preventDefault();
-        void save();
+        void keys.current.save();
       } else if (e.key === "Enter") {
         e.preventDefault();
-        void start();
+        void keys.current.start();
       }
     };
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
-  }, [save, start]);
+  }, []);
 
   const replaceScript = (script: string, what: string) => {
     const before = form.getValues("script");

@@ -3,17 +3,20 @@
 // its script and options (the editor), its runs, and the trend of its
 // numbers over those runs.
 import { useQuery } from "@tanstack/react-query";
-import { ArrowLeft } from "lucide-react";
+import { ArrowLeft, CalendarClock } from "lucide-react";
 import Link from "next/link";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
+import { useState } from "react";
 import { useTRPC } from "@/app/_trpc/client";
 import { ApiErrorAlert } from "@/components/ui/api-error-alert";
+import { Button } from "@/components/ui/button";
 import { PageHeader } from "@/components/ui/page-header";
 import { SkeletonRows } from "@/components/ui/skeleton";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
 import { useNamespace } from "../../_components/namespace-context";
 import { ConfigEditor } from "./config-editor";
 import { perfPaths } from "./paths";
+import { PerfScheduleDialog } from "./perf-schedule-dialog";
 import { ResultsTable } from "./results-table";
 import { TrendPanel } from "./trend-panel";
 
@@ -27,6 +30,7 @@ export function ConfigPage({ id }: { id: string }) {
   const params = useSearchParams();
   const { current, hrefWithNs } = useNamespace();
   const namespace = current?.name;
+  const [scheduling, setScheduling] = useState(false);
   const config = useQuery(trpc.perf.configs.get.queryOptions({ namespace, id }, { enabled: !!namespace }));
   const tab: Tab = (TABS as readonly string[]).includes(params.get("tab") ?? "") ? (params.get("tab") as Tab) : "script";
   const setTab = (next: string) => {
@@ -61,7 +65,16 @@ export function ConfigPage({ id }: { id: string }) {
   return (
     <div className="flex flex-col gap-4">
       {back}
-      <PageHeader title={c.name} description={c.description || undefined} />
+      <PageHeader
+        title={c.name}
+        description={c.description || undefined}
+        actions={
+          <Button variant="outline" onClick={() => setScheduling(true)}>
+            <CalendarClock aria-hidden /> Schedule…
+          </Button>
+        }
+      />
+      <PerfScheduleDialog open={scheduling} onOpenChange={setScheduling} namespace={namespace} editing={null} configId={c.id} />
       <Tabs value={tab} onValueChange={setTab}>
         <TabsList className="w-auto max-w-md">
           <TabsTrigger value="script">Script &amp; options</TabsTrigger>

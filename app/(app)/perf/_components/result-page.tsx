@@ -20,7 +20,6 @@ import { formatElapsed } from "@/components/perf/format";
 import { MetricsTable } from "@/components/perf/metrics-table";
 import { RunCharts } from "@/components/perf/run-charts";
 import { isLive, PerfStatusBadge } from "@/components/perf/status";
-import { SummaryText } from "@/components/perf/summary-text";
 import { ThresholdsTable } from "@/components/perf/thresholds-table";
 import { Alert } from "@/components/ui/alert";
 import { ApiErrorAlert } from "@/components/ui/api-error-alert";
