@@ -18,6 +18,7 @@ import { generatorsRouter } from "./routers/generators";
 import { protocolServersRouter } from "./routers/protocol-servers";
 import { smtpMailboxRouter } from "./routers/smtp-mailbox";
 import { requestLogsRouter } from "./routers/request-logs";
+import { runnersRouter } from "./routers/runners";
 import { storesRouter } from "./routers/stores";
 import { tokensRouter } from "./routers/tokens";
 import { undefinedRequestsRouter } from "./routers/undefined-requests";
@@ -52,6 +53,8 @@ export const appRouter = createTRPCRouter({
   apiTester: apiTesterRouter,
   // Performance testing: saved load tests, runs, results, schedules (issue 17).
   perf: perfRouter,
+  // Runner agents and their tasks (issue 17).
+  runners: runnersRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -1,5 +1,6 @@
-// The `polymock` command (bin/polymock.mjs loads this through tsx). One
-// subcommand today: `run`, Newman's `newman run` for API tester collections.
+// The `polymock` command (bin/polymock.mjs loads this through tsx):
+// `run`, Newman's `newman run` for API tester collections, and `runner`, a
+// runner agent taking load-test parts from a server (./runner.ts).
 import type { RunRequestResult } from "@/server/contracts/tester-run";
 import { parseRunArgs, USAGE } from "./args";
 import { runLocal, type RunReport } from "./local-run";
@@ -61,15 +62,17 @@ export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   try {
     if (command === "run") return await run(rest);
+    // Loaded on demand: the load engine is not needed to run a collection.
+    if (command === "runner") return await (await import("./runner")).runRunner(rest);
     if (command === undefined || command === "help" || command === "--help" || command === "-h") {
       out(USAGE);
       return command === undefined ? EXIT.usage : EXIT.passed;
     }
-    throw new UsageError(`unknown command '${command}' (try: polymock run <collection.json>)`);
+    throw new UsageError(`unknown command '${command}' (try: polymock run <collection.json>, or polymock runner --server <url> --token <token>)`);
   } catch (e) {
     if (e instanceof UsageError) {
       err(`error: ${e.message}`);
-      err("run 'polymock run --help' for the options");
+      err(`run 'polymock ${command === "runner" ? "runner" : "run"} --help' for the options`);
       return EXIT.usage;
     }
     if (e instanceof ServerError) {

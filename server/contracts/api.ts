@@ -25,6 +25,7 @@ import { memberEndpoints, namespaceEndpoints } from "./namespaces";
 import { perfEndpoints } from "./perf-endpoints";
 import { pluginProtocolEndpoints } from "./plugin-protocols";
 import { protocolServerEndpoints } from "./protocol-servers";
+import { runnerEndpoints, runnerTaskEndpoints } from "./runner-endpoints";
 import { smtpMailboxEndpoints } from "./smtp-mailbox";
 import { specBuilderEndpoint } from "./spec-builder";
 import { storeEndpoints } from "./store-endpoints";
@@ -64,4 +65,6 @@ export const allEndpoints: Endpoint[] = [
   ...Object.values(testerHelperEndpoints),
   ...Object.values(testerImportFormatEndpoints),
   ...perfEndpoints,
+  ...Object.values(runnerTaskEndpoints),
+  ...Object.values(runnerEndpoints),
 ];

@@ -14,6 +14,7 @@ import { observeRequest } from "@/server/observability/metrics";
 import { startScheduler, stopScheduler } from "@/server/services/tester/scheduler";
 import { startPerfMaintenance } from "@/server/services/perf/maintenance";
 import { perfSchedules } from "@/server/services/perf/perf-scheduler";
+import { stopRunnerQueue } from "@/server/services/runners/queue";
 import { drainWebhooks } from "@/server/services/webhooks";
 import { stubRecorder } from "@/server/serving/recorder";
 
@@ -65,7 +66,7 @@ async function main() {
     if (closing) return;
     closing = true;
     server.close(() => {
-      void Promise.allSettled([stubRecorder().drain(), drainWebhooks(), stopScheduler()]).finally(() => process.exit(0));
+      void Promise.allSettled([stubRecorder().drain(), drainWebhooks(), stopScheduler(), stopRunnerQueue()]).finally(() => process.exit(0));
     });
     server.closeIdleConnections();
     setTimeout(() => process.exit(0), 10_000).unref();

@@ -1,21 +1,25 @@
-// Where a load run goes when runner agents are registered: the seam between
-// the run service and the runner queue. Until an agent has registered, every
-// run is local (the web process runs small runs itself).
-import { db } from "@/server/db/client";
+// Where a load run goes when runner agents are online: split into as few
+// parts as the online runners can hold at once (k6 execution segments), a
+// runner task and the parts stored in one transaction, then one job per part
+// in the PostgreSQL job queue (server/services/runners/queue.ts). A part the
+// queue would not take fails the task and withdraws the parts already sent,
+// so nothing half-queued is left for a runner to find.
+import { randomUUID } from "node:crypto";
+import { db, type Prisma } from "@/server/db/client";
 import { AppError } from "@/server/errors";
+import { logger } from "@/server/lib/logger";
 import type { RunPlan } from "@/server/perf/k6/plan";
 import type { NamespaceScope } from "../namespace-access";
+import { cancelParts, namespaceQueue, runnerOnlyQueue, sendPart } from "../runners/queue";
+import { onlineRunnersWhere, servingWhere } from "../runners/registry";
+import { planSplit } from "../runners/split";
+import { transaction } from "../tester/access";
 
-/** A runner that sent a heartbeat this recently is online. */
-export const RUNNER_ONLINE_WITHIN_MS = 15_000;
-
-function onlineRunnersWhere(scope: NamespaceScope) {
-  return { status: { in: ["online"] }, lastHeartbeatAt: { gte: new Date(Date.now() - RUNNER_ONLINE_WITHIN_MS) }, OR: [{ namespaceId: null }, { namespaceId: scope.id }] };
-}
+export { RUNNER_ONLINE_WITHIN_MS } from "../runners/registry";
 
 /** Whether any runner agent may take this namespace's load runs now. */
 export async function runnersAvailable(scope: NamespaceScope): Promise<boolean> {
-  return (await db().runner.count({ where: onlineRunnersWhere(scope) })) > 0;
+  return (await db().runner.count({ where: { ...onlineRunnersWhere(), ...servingWhere(scope) } })) > 0;
 }
 
 export interface Dispatch {
@@ -24,10 +28,55 @@ export interface Dispatch {
   preferredRunnerId?: string;
   createdBy: string | null;
   configId: string | null;
+  /** __ENV values and files of the run: they travel in the parts' jobs only. */
+  environment?: Record<string, string>;
+  files?: Record<string, string>;
+}
+
+/** The queue a task's parts wait in. */
+export function queueOfTask(task: { preferredRunnerId: string | null; namespaceId: string }): string {
+  return task.preferredRunnerId ? runnerOnlyQueue(task.preferredRunnerId) : namespaceQueue(task.namespaceId);
+}
+
+async function capacities(scope: NamespaceScope, preferredRunnerId?: string): Promise<number[]> {
+  const runners = await db().runner.findMany({ where: { ...onlineRunnersWhere(), ...servingWhere(scope), ...(preferredRunnerId ? { id: preferredRunnerId } : {}) }, select: { capacityVus: true } });
+  if (!runners.length) {
+    throw new AppError("unavailable", preferredRunnerId ? `Runner '${preferredRunnerId}' is not online for namespace '${scope.name}'` : `No runner agent that may serve namespace '${scope.name}' is online (start one with npx polymock runner)`);
+  }
+  return runners.map((r) => r.capacityVus);
 }
 
 /** Queues the run's parts for runner agents; answers the runner task's id. */
 export async function dispatchToRunners(scope: NamespaceScope, run: Dispatch): Promise<{ taskId: string }> {
-  void run;
-  throw new AppError("unavailable", `No runner agent can take load runs of namespace '${scope.name}' yet`);
+  const caps = await capacities(scope, run.preferredRunnerId);
+  const split = planSplit(run.plan.scenarios, caps);
+  if (!split.fits) {
+    throw new AppError("unavailable", `This run holds up to ${run.plan.maxVus} VUs at once; the online runners that may serve namespace '${scope.name}' hold ${split.total} together (the largest ${split.largest}). Start more runners, raise their --capacity, or lower the VUs.`);
+  }
+  const taskId = randomUUID();
+  const parts = split.vus.map((vus, index) => ({ id: randomUUID(), index, vus }));
+  await transaction(async (tx) => {
+    await tx.runnerTask.create({
+      data: { id: taskId, namespaceId: scope.id, type: "performance", configId: run.configId, options: run.plan.options as Prisma.InputJsonValue, status: "queued", resultId: run.resultId, preferredRunnerId: run.preferredRunnerId ?? null, vus: run.plan.maxVus, parts: split.count, createdBy: run.createdBy },
+    });
+    await tx.perfRunPart.createMany({ data: parts.map((p) => ({ id: p.id, resultId: run.resultId, index: p.index, count: split.count })) });
+    // Set here, not after: a part may end before the caller would set it, and its end finalises the task through it.
+    await tx.perfResult.update({ where: { id: run.resultId }, data: { taskId } });
+  });
+
+  const queue = queueOfTask({ preferredRunnerId: run.preferredRunnerId ?? null, namespaceId: scope.id });
+  try {
+    for (const p of parts) {
+      await sendPart(queue, { partId: p.id, resultId: run.resultId, namespaceId: scope.id, vus: p.vus, segment: { index: p.index, count: split.count }, maxDurationMs: run.plan.maxDurationMs, env: run.environment ?? {}, files: run.files ?? {} });
+    }
+    // A part is claimable once it has its job (the claim checks jobId): all at once, so none starts before the others are queued.
+    await db().$executeRaw`UPDATE "PerfRunPart" SET "jobId" = id::text WHERE "resultId" = ${run.resultId}::uuid AND status = 'queued'`;
+  } catch (e) {
+    await cancelParts(queue, parts.map((p) => p.id)).catch((err) => logger().warn({ err, taskId }, "queued parts not withdrawn"));
+    const error = `The job queue did not take the run: ${(e as Error).message}`;
+    await db().runnerTask.update({ where: { id: taskId }, data: { status: "failed", error, finishedAt: new Date() } });
+    throw new AppError("unavailable", error);
+  }
+  logger().info({ taskId, resultId: run.resultId, parts: split.count, vus: split.vus }, "load run queued for runners");
+  return { taskId };
 }

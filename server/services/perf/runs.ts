@@ -21,6 +21,8 @@ export interface StartPerfRun extends Omit<PerfRunInput, "name"> {
   /** Set when the script was generated from collections. */
   collectionIds?: string[];
   environmentId?: string | null;
+  /** Runner agents only (POST /runner-tasks): never run in the web process. */
+  requireRunners?: boolean;
 }
 
 export interface PerfRunStartedView {
@@ -57,7 +59,7 @@ export async function startPerfRun(actor: Actor, scope: NamespaceScope, input: S
     const config = await db().perfConfig.findFirst({ where: { id: input.configId, namespaceId: scope.id }, select: { id: true } });
     if (!config) throw new AppError("not_found", `Performance config '${input.configId}' not found in namespace '${scope.name}'`);
   }
-  const onRunners = input.runnerId !== undefined || (await runnersAvailable(scope));
+  const onRunners = input.runnerId !== undefined || input.requireRunners === true || (await runnersAvailable(scope));
   if (!onRunners && plan.maxVus > localMaxVus()) {
     throw new AppError("unavailable", `This run needs up to ${plan.maxVus} VUs; the web process runs at most ${localMaxVus()} itself. Register a runner agent (npx polymock runner) or lower the VUs.`);
   }
@@ -88,7 +90,7 @@ export async function startPerfRun(actor: Actor, scope: NamespaceScope, input: S
 
   if (onRunners) {
     try {
-      const { taskId } = await dispatchToRunners(scope, { resultId: id, plan, preferredRunnerId: input.runnerId, createdBy: actor.user.username, configId: input.configId ?? null });
+      const { taskId } = await dispatchToRunners(scope, { resultId: id, plan, preferredRunnerId: input.runnerId, createdBy: actor.user.username, configId: input.configId ?? null, environment: input.environment, files: input.files });
       await db().perfResult.update({ where: { id }, data: { taskId } });
       return { id, status: "queued", taskId };
     } catch (e) {
