@@ -15,6 +15,7 @@ import { mocksRouter } from "./routers/mocks";
 import { namespacesRouter } from "./routers/namespaces";
 import { perfRouter } from "./routers/perf";
 import { generatorsRouter } from "./routers/generators";
+import { perfScriptsRouter } from "./routers/perf-scripts";
 import { protocolServersRouter } from "./routers/protocol-servers";
 import { smtpMailboxRouter } from "./routers/smtp-mailbox";
 import { requestLogsRouter } from "./routers/request-logs";
@@ -55,6 +56,8 @@ export const appRouter = createTRPCRouter({
   perf: perfRouter,
   // Runner agents and their tasks (issue 17).
   runners: runnersRouter,
+  // Performance testing (issue 17): generated k6 scripts and snippets.
+  perfScripts: perfScriptsRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -30,6 +30,7 @@ import { smtpMailboxEndpoints } from "./smtp-mailbox";
 import { specBuilderEndpoint } from "./spec-builder";
 import { storeEndpoints } from "./store-endpoints";
 import { organisationEndpoints } from "./organisation-endpoints";
+import { perfScriptEndpoints } from "./perf-script-endpoints";
 import { userEndpoints } from "./users";
 
 export const allEndpoints: Endpoint[] = [
@@ -67,4 +68,5 @@ export const allEndpoints: Endpoint[] = [
   ...perfEndpoints,
   ...Object.values(runnerTaskEndpoints),
   ...Object.values(runnerEndpoints),
+  ...Object.values(perfScriptEndpoints),
 ];

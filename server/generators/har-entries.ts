@@ -18,6 +18,7 @@ const HarEntry = z.object({
     method: z.string().min(1),
     url: z.string().min(1),
     headers: z.array(NameValue).default([]),
+    bodySize: z.number().optional(),
     postData: z
       .object({
         mimeType: z.string().optional(),
@@ -39,9 +40,16 @@ const HarEntry = z.object({
       .default({}),
   }),
   _resourceType: z.string().optional(),
+  // For replays (load scripts): which page an entry belongs to and when it started.
+  pageref: z.string().optional(),
+  startedDateTime: z.string().optional(),
+  time: z.number().optional(),
 });
-const Har = z.object({ log: z.object({ entries: z.array(HarEntry) }) });
+const HarPage = z.object({ id: z.string(), title: z.string().optional(), startedDateTime: z.string().optional() });
+const Har = z.object({ log: z.object({ pages: z.array(HarPage).optional(), entries: z.array(HarEntry) }) });
 type HarEntry = z.infer<typeof HarEntry>;
+export type HarLogEntry = HarEntry;
+export type HarPage = z.infer<typeof HarPage>;
 
 /** The mock response that replays a recorded answer. */
 export interface RecordedResponse {
@@ -85,7 +93,13 @@ const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const TEXTUAL = /^text\/|json|xml|javascript|ecmascript|x-www-form-urlencoded|yaml|csv|graphql/i;
 
 export function readHar(document: unknown): HarEntry[] {
-  return readWithSchema(Har, document, "a HAR 1.2 document").log.entries;
+  return readHarLog(document).entries;
+}
+
+/** The pages and the entries, in document order. */
+export function readHarLog(document: unknown): { pages: HarPage[]; entries: HarEntry[] } {
+  const { log } = readWithSchema(Har, document, "a HAR 1.2 document");
+  return { pages: log.pages ?? [], entries: log.entries };
 }
 
 /** The body as server/transport/stub-body.ts parses it, so body conditions see what the stub will. */

@@ -1,0 +1,15 @@
+// Generated k6 scripts and snippets for the performance screens: the same service as the REST routes.
+import { z } from "zod";
+import { PerfScriptFromConfigInput, PerfScriptFromHarInput, PerfScriptFromRequestInput } from "@/server/contracts/perf-script-endpoints";
+import { generateScriptFromConfig, generateScriptFromHar, generateScriptFromRequest, listPerfSnippets } from "@/server/services/perf/scripts";
+import { nsRead } from "../namespaced";
+import { createTRPCRouter, protectedProcedure } from "../trpc";
+
+// Wrapped: the bodies are strict objects, and tRPC hands every input parser the whole input (namespace included).
+export const perfScriptsRouter = createTRPCRouter({
+  // Mutations: each compiles the script in a fresh isolate; nothing to cache.
+  fromConfig: nsRead.input(z.object({ request: PerfScriptFromConfigInput })).mutation(({ input }) => generateScriptFromConfig(input.request)),
+  fromRequest: nsRead.input(z.object({ request: PerfScriptFromRequestInput })).mutation(({ ctx, input }) => generateScriptFromRequest(ctx.actor, ctx.scope, input.request)),
+  fromHar: nsRead.input(z.object({ request: PerfScriptFromHarInput })).mutation(({ input }) => generateScriptFromHar(input.request)),
+  snippets: protectedProcedure.query(() => listPerfSnippets()),
+});
