@@ -72,7 +72,9 @@ export function ResultsTable({ configId, label = "Results", emptyAction }: { con
   );
 
   const rows = list.data?.results ?? [];
-  const picked = [...selected];
+  // Oldest first: the compare view takes the first as the baseline.
+  const createdAt = new Map(rows.map((r) => [r.id, r.createdAt]));
+  const picked = [...selected].sort((a, b) => (createdAt.get(a) ?? "").localeCompare(createdAt.get(b) ?? ""));
   const columns: DataColumn<PerfResultRow>[] = [
     {
       id: "name",
