@@ -37,7 +37,8 @@ function GroupBlock({ group, depth }: { group: PerfGroup; depth: number }) {
   );
 }
 
-export function ChecksTree({ root }: { root: PerfGroup | null }) {
+export function ChecksTree({ root, live = false }: { root: PerfGroup | null; live?: boolean }) {
+  if (live && (!root || countChecks(root) === 0)) return <p className="text-sm text-muted-foreground">Checks show here as the script runs them.</p>;
   if (!root || (countChecks(root) === 0 && root.groups.length === 0))
     return (
       <p className="text-sm text-muted-foreground">

@@ -2,6 +2,7 @@
 // are better, more throughput is better, noise is "same", counts get none.
 import { describe, expect, it } from "vitest";
 import { formatDelta, formatField, formatMetricStat, verdictOf } from "./compare";
+import { formatThresholdActual } from "./thresholds-table";
 
 describe("verdictOf", () => {
   it.each([
@@ -35,4 +36,14 @@ describe("formatting", () => {
     expect(formatMetricStat("http_reqs", "rate", 12.345)).toBe("12.3/s");
     expect(formatMetricStat("data_received", "count", 2_500_000)).toBe("2.5 MB");
   });
+});
+
+describe("formatThresholdActual", () => {
+  it.each([
+    ["http_req_duration", "p(95)<500", 67.84, "67.84ms"],
+    ["http_req_failed", "rate<0.01", 0.005, "0.5%"],
+    ["http_reqs", "count>10", 43, "43"],
+    ["checks", "rate>0.9", 1, "100%"],
+    ["http_req_duration", "avg<100", null, "—"],
+  ])("%s %s %s → %s", (key, source, actual, text) => expect(formatThresholdActual(key, source, actual)).toBe(text));
 });

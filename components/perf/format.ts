@@ -6,7 +6,8 @@ import { formatDuration } from "@/server/perf/duration";
 /** "12.34ms", "1.2s" as k6 prints trend values of time metrics. */
 export function formatMs(ms: number | null | undefined): string {
   if (ms === null || ms === undefined || !Number.isFinite(ms)) return "—";
-  return formatDuration(ms);
+  // k6 prints a zero duration as "0s", not "0µs".
+  return ms === 0 ? "0s" : formatDuration(ms);
 }
 
 /** "123.4/s". */

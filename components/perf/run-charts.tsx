@@ -31,12 +31,14 @@ function ChartCard({ title, value, summary, children, className }: { title: stri
 
 const seconds = (t: number) => `${Math.round(t)}s`;
 
-export function RunCharts({ series, className }: { series: readonly PerfSeriesPoint[]; className?: string }) {
+/** `untilSeconds`: the run's planned length, so a live chart fills from left to right instead of stretching. */
+export function RunCharts({ series, untilSeconds, className }: { series: readonly PerfSeriesPoint[]; untilSeconds?: number | null; className?: string }) {
   const data = series.map((p) => ({ ...p, errors: p.failed, checks: p.checksFailed }));
   const last = series.at(-1);
   const peak = (f: (p: PerfSeriesPoint) => number) => series.reduce((m, p) => Math.max(m, f(p)), 0);
   const totalFailed = series.reduce((n, p) => n + p.failed, 0);
-  const x = <XAxis dataKey="t" type="number" domain={[0, "dataMax"]} tickFormatter={seconds} tick={AXIS} tickLine={false} axisLine={false} minTickGap={24} />;
+  const end = Math.max(1, Math.ceil(Math.max(untilSeconds ?? 0, last?.t ?? 0)));
+  const x = <XAxis dataKey="t" type="number" domain={[0, end]} allowDecimals={false} tickCount={Math.min(end + 1, 7)} tickFormatter={seconds} tick={AXIS} tickLine={false} axisLine={false} minTickGap={24} />;
   const grid = <CartesianGrid strokeDasharray="3 3" stroke="var(--color-border)" vertical={false} />;
   const tooltip = <Tooltip contentStyle={TOOLTIP} labelFormatter={(t) => `at ${seconds(Number(t))}`} />;
   return (

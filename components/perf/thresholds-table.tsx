@@ -2,8 +2,17 @@
 // was judged on, as k6 lists them at the top of its summary.
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import type { PerfResultDetail } from "@/server/contracts/perf";
+import { formatMetricStat } from "./compare";
 
-export function ThresholdsTable({ thresholds }: { thresholds: PerfResultDetail["thresholds"] }) {
+/** The value a threshold was judged on, in its metric's unit: "p(95)<500" on http_req_duration is milliseconds, "rate<0.01" a share. */
+export function formatThresholdActual(key: string, source: string, actual: number | null): string {
+  if (actual === null) return "—";
+  const stat = /^\s*(avg|min|max|med|count|rate|value|p\(\d+(?:\.\d+)?\))/.exec(source)?.[1] ?? "value";
+  return formatMetricStat(key, stat, actual);
+}
+
+export function ThresholdsTable({ thresholds, live = false }: { thresholds: PerfResultDetail["thresholds"]; live?: boolean }) {
+  if (!thresholds.length && live) return <p className="text-sm text-muted-foreground">Thresholds are judged as the numbers come in; they show here with the first ones.</p>;
   if (!thresholds.length)
     return (
       <p className="text-sm text-muted-foreground">
@@ -31,7 +40,7 @@ export function ThresholdsTable({ thresholds }: { thresholds: PerfResultDetail["
               </TableCell>
               <TableCell className="font-mono text-xs">{t.key}</TableCell>
               <TableCell className="font-mono text-xs">{t.source}</TableCell>
-              <TableCell className="text-right font-mono text-xs tabular-nums">{t.actual === null ? "—" : Math.round(t.actual * 1000) / 1000}</TableCell>
+              <TableCell className="text-right font-mono text-xs tabular-nums">{formatThresholdActual(t.key, t.source, t.actual)}</TableCell>
             </TableRow>
           ))}
         </TableBody>

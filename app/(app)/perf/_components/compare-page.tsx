@@ -148,16 +148,18 @@ export function ComparePage() {
           </h2>
           <CompareTable label="Headline" results={c.results} rows={summaryRows} />
         </section>
-        <section aria-labelledby="cmp-metrics" className="flex flex-col gap-3">
-          <h2 id="cmp-metrics" className="text-lg font-semibold">
-            All metrics
-          </h2>
-          <div className="relative max-w-xs">
-            <Search className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground" aria-hidden />
-            <Input type="search" aria-label="Filter metrics" placeholder="Filter metrics" className="h-8 pl-9" value={query} onChange={(e) => setQuery(e.target.value)} />
+        <details className="group flex flex-col gap-3 rounded-lg border p-4" open={!!needle}>
+          <summary className="cursor-pointer text-lg font-semibold outline-none focus-visible:ring-2 focus-visible:ring-ring">
+            All metrics <span className="text-sm font-normal text-muted-foreground">({c.metrics.length} values: every k6 metric and stat either run has)</span>
+          </summary>
+          <div className="mt-3 flex flex-col gap-3">
+            <div className="relative max-w-xs">
+              <Search className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground" aria-hidden />
+              <Input type="search" aria-label="Filter metrics" placeholder="Filter metrics" className="h-8 pl-9" value={query} onChange={(e) => setQuery(e.target.value)} />
+            </div>
+            <CompareTable label="Metrics" results={c.results} rows={metricRows} />
           </div>
-          <CompareTable label="Metrics" results={c.results} rows={metricRows} />
-        </section>
+        </details>
       </div>
     );
   }

@@ -5,7 +5,7 @@
 // opens the live result. A script the API refuses is shown where it is wrong:
 // the message with its line and column, the editor's cursor moved there.
 import { zodResolver } from "@hookform/resolvers/zod";
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Play, Save } from "lucide-react";
 import { useRouter } from "next/navigation";
 import { useEffect, useMemo, useRef, useState } from "react";
@@ -43,6 +43,10 @@ export function ConfigEditor({ config, headerExtra }: { config: PerfConfigView |
   const [problem, setProblem] = useState<ScriptProblem | null>(null);
   const [notice, setNotice] = useState<GeneratedScript | null>(null);
   const editor = useRef<K6ScriptEditorHandle>(null);
+  // Where Run sends the run: "" lets the server choose (runner agents when any is online, else itself).
+  const [runnerId, setRunnerId] = useState("");
+  const runners = useQuery(trpc.runners.list.queryOptions({ namespace }, { enabled: !!namespace, refetchInterval: 15_000 }));
+  const onlineRunners = (runners.data?.runners ?? []).filter((r) => r.status === "online");
   const values = useWatch({ control: form.control });
   const dirty = !config || stableJson({ ...initial, ...values }) !== stableJson(initial) || stableJson(files) !== stableJson(config.files);
   const guard = useUnsavedGuard(!!config && dirty);
@@ -106,7 +110,7 @@ export function ConfigEditor({ config, headerExtra }: { config: PerfConfigView |
     if (view !== config) saved(view);
     await guard.release();
     try {
-      const started = await run.mutateAsync({ namespace, id: view.id });
+      const started = await run.mutateAsync({ namespace, id: view.id, ...(runnerId ? { runnerId } : {}) });
       void queryClient.invalidateQueries({ queryKey: trpc.perf.pathKey() });
       router.push(hrefWithNs(perfPaths.result(started.id)));
     } catch {
@@ -174,6 +178,16 @@ export function ConfigEditor({ config, headerExtra }: { config: PerfConfigView |
           <Button type="submit" variant="outline" pending={create.isPending || update.isPending} title={`Save (${key}+S)`}>
             <Save aria-hidden /> Save
           </Button>
+          {onlineRunners.length ? (
+            <select aria-label="Run on" className="h-9 rounded-md border bg-background px-2 text-sm" value={runnerId} onChange={(e) => setRunnerId(e.target.value)}>
+              <option value="">Any runner agent</option>
+              {onlineRunners.map((r) => (
+                <option key={r.id} value={r.id}>
+                  {r.name} ({r.capacityVus - r.activeVus} VUs free)
+                </option>
+              ))}
+            </select>
+          ) : null}
           <Button type="button" onClick={() => void start()} pending={run.isPending} title={`Save and run (${key}+Enter)`}>
             <Play aria-hidden /> Run
           </Button>
@@ -218,7 +232,14 @@ export function ConfigEditor({ config, headerExtra }: { config: PerfConfigView |
             name="script"
             render={({ field, fieldState }) => (
               <>
-                <K6ScriptEditor ref={editor} value={field.value} onChange={(v) => (field.onChange(v), problem && setProblem(null))} problem={problem} onRun={() => void start()} onSave={() => void save()} height="min(62vh, 640px)" />
+                <K6ScriptEditor ref={editor} value={field.value} onChange={(v) => {
+                    field.onChange(v);
+                    // The API's complaint was about the script as it was.
+                    if (problem) setProblem(null);
+                    if (create.error) create.reset();
+                    if (update.error) update.reset();
+                    if (run.error) run.reset();
+                  }} problem={problem} onRun={() => void start()} onSave={() => void save()} height="min(62vh, 640px)" />
                 {fieldState.error ? <p className="text-xs text-destructive">{fieldState.error.message}</p> : null}
               </>
             )}

@@ -2,7 +2,7 @@
 // result: requests and their rate, p(95) latency, failed requests, checks,
 // VUs and duration. Live while the run goes.
 import { formatCount, formatElapsed, formatMs, formatPercent, formatRate } from "@/components/perf/format";
-import type { PerfHeadline } from "@/server/contracts/perf";
+import type { PerfHeadline, PerfSeriesPoint } from "@/server/contracts/perf";
 import { cn } from "@/components/lib/cn";
 
 function Stat({ label, value, sub, tone }: { label: string; value: string; sub?: string; tone?: "good" | "bad" }) {
@@ -13,6 +13,28 @@ function Stat({ label, value, sub, tone }: { label: string; value: string; sub?:
       {sub ? <dd className="text-xs text-muted-foreground">{sub}</dd> : null}
     </div>
   );
+}
+
+/** While a run goes and has no summary yet: what its points per second already say. */
+export function headlineFromSeries(series: readonly PerfSeriesPoint[]): PerfHeadline | null {
+  const last = series.at(-1);
+  if (!last) return null;
+  const failed = series.reduce((n, p) => n + p.failed, 0);
+  const checksFailed = series.reduce((n, p) => n + p.checksFailed, 0);
+  return {
+    requests: last.requests,
+    rps: last.t > 0 ? last.requests / last.t : last.rps,
+    failedRate: last.requests ? failed / last.requests : 0,
+    avgMs: last.avgMs,
+    p95Ms: last.p95Ms,
+    p99Ms: null,
+    iterations: series.reduce((n, p) => n + p.iterations, 0),
+    vusMax: series.reduce((m, p) => Math.max(m, p.vus), 0),
+    checksPassed: 0,
+    checksFailed,
+    thresholdsOk: null,
+    durationMs: last.t * 1000,
+  };
 }
 
 export function ResultHeadline({ summary }: { summary: PerfHeadline | null }) {

@@ -31,7 +31,7 @@ import type { PerfResultDetail } from "@/server/contracts/perf";
 import { useNamespace } from "../../_components/namespace-context";
 import { perfPaths } from "./paths";
 import { plannedMs } from "./planned-duration";
-import { ResultHeadline } from "./result-headline";
+import { headlineFromSeries, ResultHeadline } from "./result-headline";
 import { ResultTabs } from "./result-tabs";
 
 const POLL_MS = 1000;
@@ -164,17 +164,17 @@ export function ResultPage({ id }: { id: string }) {
         </div>
       ) : null}
 
-      <ResultHeadline summary={r.summary} />
+      <ResultHeadline summary={r.summary ?? headlineFromSeries(r.series)} />
       <Section title={live ? "Live" : "Over time"} id="perf-charts">
-        {r.series.length ? <RunCharts series={r.series} /> : <p className="text-sm text-muted-foreground">{live ? "The first numbers arrive within a second or two of the start." : "This run recorded no numbers over time."}</p>}
+        {r.series.length ? <RunCharts series={r.series} untilSeconds={planned ? planned / 1000 : null} /> : <p className="text-sm text-muted-foreground">{live ? "The first numbers arrive within a second or two of the start." : "This run recorded no numbers over time."}</p>}
       </Section>
 
       <div className="grid gap-6 xl:grid-cols-2">
         <Section title="Thresholds" id="perf-thresholds">
-          <ThresholdsTable thresholds={r.thresholds} />
+          <ThresholdsTable thresholds={r.thresholds} live={live} />
         </Section>
         <Section title="Checks" id="perf-checks">
-          <ChecksTree root={r.rootGroup} />
+          <ChecksTree root={r.rootGroup} live={live} />
         </Section>
       </div>
       <Section title="Metrics" id="perf-metrics">

@@ -38,6 +38,7 @@ function useOrigin(): string {
 
 function StartRunnerCard() {
   const origin = useOrigin();
+  const { hrefWithNs } = useNamespace();
   const command = `npx polymock runner --server ${origin} --token <token>`;
   return (
     <Card>
@@ -45,7 +46,7 @@ function StartRunnerCard() {
         <CardTitle>Start a runner agent</CardTitle>
         <CardDescription>
           Any machine with Node.js can take load runs: the server splits a run over the online agents by their free VUs. Create a{" "}
-          <Link href="/settings/tokens" className="underline underline-offset-2">
+          <Link href={hrefWithNs("/settings/tokens")} className="underline underline-offset-2">
             delegated credential
           </Link>{" "}
           (Settings → API tokens) for the agent, then run:

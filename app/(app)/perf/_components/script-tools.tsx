@@ -4,7 +4,7 @@
 // from an API tester request or a HAR recording. A replaced script can be
 // brought back from the toast's Undo.
 import { useMutation, useQuery } from "@tanstack/react-query";
-import { ChevronDown, Code2, FileJson, Send, Sparkles } from "lucide-react";
+import { ChevronDown, Code2, FileJson, Globe, Send, Sparkles } from "lucide-react";
 import { useState } from "react";
 import { useTRPC } from "@/app/_trpc/client";
 import { K6_INSERTS } from "@/components/perf/k6-snippets";
@@ -13,6 +13,7 @@ import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
 import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuLabel, DropdownMenuSeparator, DropdownMenuTrigger } from "@/components/ui/dropdown-menu";
 import { Field } from "@/components/ui/field";
+import { Input } from "@/components/ui/input";
 import type { PerfScriptResult } from "@/server/contracts/perf-script-endpoints";
 
 export interface GeneratedScript {
@@ -30,7 +31,7 @@ interface ScriptToolsProps {
 export function ScriptTools({ namespace, onInsert, onReplace, onGenerated }: ScriptToolsProps) {
   const trpc = useTRPC();
   const snippets = useQuery(trpc.perfScripts.snippets.queryOptions(undefined, { staleTime: Infinity }));
-  const [dialog, setDialog] = useState<"request" | "har" | null>(null);
+  const [dialog, setDialog] = useState<"url" | "request" | "har" | null>(null);
   return (
     <div className="flex flex-wrap items-center gap-2">
       <DropdownMenu>
@@ -67,6 +68,9 @@ export function ScriptTools({ namespace, onInsert, onReplace, onGenerated }: Scr
           </Button>
         </DropdownMenuTrigger>
         <DropdownMenuContent align="start">
+          <DropdownMenuItem onSelect={() => setDialog("url")}>
+            <Globe aria-hidden /> From a URL…
+          </DropdownMenuItem>
           <DropdownMenuItem onSelect={() => setDialog("request")}>
             <Send aria-hidden /> From an API tester request…
           </DropdownMenuItem>
@@ -77,6 +81,7 @@ export function ScriptTools({ namespace, onInsert, onReplace, onGenerated }: Scr
       </DropdownMenu>
       <Dialog open={dialog !== null} onOpenChange={(o) => (o ? undefined : setDialog(null))}>
         <DialogContent className="max-w-lg">
+          {dialog === "url" ? <FromUrlForm namespace={namespace} onDone={(g) => (setDialog(null), onGenerated(g))} onCancel={() => setDialog(null)} /> : null}
           {dialog === "request" ? <FromRequestForm namespace={namespace} onDone={(g) => (setDialog(null), onGenerated(g))} onCancel={() => setDialog(null)} /> : null}
           {dialog === "har" ? <FromHarForm namespace={namespace} onDone={(g) => (setDialog(null), onGenerated(g))} onCancel={() => setDialog(null)} /> : null}
         </DialogContent>
@@ -86,6 +91,59 @@ export function ScriptTools({ namespace, onInsert, onReplace, onGenerated }: Scr
 }
 
 const selectClass = "h-9 w-full rounded-md border bg-background px-3 text-sm";
+
+const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"];
+
+/** One request typed in: the script sends it each iteration and checks for a 2xx. */
+function FromUrlForm({ namespace, onDone, onCancel }: { namespace: string | undefined; onDone: (g: GeneratedScript) => void; onCancel: () => void }) {
+  const trpc = useTRPC();
+  const [method, setMethod] = useState("GET");
+  const [url, setUrl] = useState("");
+  const [body, setBody] = useState("");
+  const generate = useMutation(trpc.perfScripts.fromConfig.mutationOptions({ onSuccess: (result) => onDone({ source: url, result }) }));
+  return (
+    <form
+      className="flex flex-col gap-4"
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (url.trim()) generate.mutate({ namespace, request: { name: "Load test", requests: [{ method, url: url.trim(), headers: body.trim() ? { "Content-Type": "application/json" } : {}, ...(body.trim() ? { body } : {}) }] } });
+      }}
+    >
+      <DialogHeader>
+        <DialogTitle>Generate from a URL</DialogTitle>
+        <DialogDescription>A script that sends this request in every iteration and checks for a 2xx answer; {"{{name}}"} in the URL becomes __ENV.name. It replaces the script in the editor.</DialogDescription>
+      </DialogHeader>
+      <ApiErrorAlert error={generate.error} />
+      <div className="grid grid-cols-[7rem_1fr] gap-2">
+        <Field label="Method" htmlFor="gen-method">
+          {(aria) => (
+            <select {...aria} className={selectClass} value={method} onChange={(e) => setMethod(e.target.value)}>
+              {METHODS.map((m) => (
+                <option key={m}>{m}</option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <Field label="URL" htmlFor="gen-url">
+          {(aria) => <Input {...aria} autoFocus className="font-mono" placeholder="https://api.example.com/items" value={url} onChange={(e) => setUrl(e.target.value)} />}
+        </Field>
+      </div>
+      {method !== "GET" && method !== "HEAD" ? (
+        <Field label="JSON body" htmlFor="gen-body" hint="optional">
+          {(aria) => <textarea {...aria} rows={4} className="rounded-md border bg-background px-3 py-2 font-mono text-xs" value={body} onChange={(e) => setBody(e.target.value)} />}
+        </Field>
+      ) : null}
+      <DialogFooter>
+        <Button type="button" variant="outline" onClick={onCancel}>
+          Cancel
+        </Button>
+        <Button type="submit" disabled={!url.trim()} pending={generate.isPending}>
+          Generate script
+        </Button>
+      </DialogFooter>
+    </form>
+  );
+}
 
 function FromRequestForm({ namespace, onDone, onCancel }: { namespace: string | undefined; onDone: (g: GeneratedScript) => void; onCancel: () => void }) {
   const trpc = useTRPC();
