@@ -66,7 +66,10 @@ test("a 5-second load test against our stub: live charts, k6 summary, compare, t
 
   // Performance has its place in the sidebar; an empty namespace teaches how to start.
   await page.goto(`/dashboard?ns=${ws.namespace}`);
-  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Load tests" }).click();
+  const navLink = page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Load tests" });
+  // The sidebar's links carry the namespace once the list of namespaces has loaded.
+  await expect(navLink).toHaveAttribute("href", new RegExp(`ns=${ws.namespace}`));
+  await navLink.click();
   await expect(page).toHaveURL(/\/perf\?ns=/);
   await expect(page.getByRole("heading", { name: "Create a load test" })).toBeVisible();
   await settled(page);

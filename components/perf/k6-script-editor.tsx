@@ -110,7 +110,7 @@ export function K6ScriptEditor({ value, onChange, onRun, onSave, problem, height
         onChange(v);
       }}
       height={height}
-      options={{ wordWrap: "off", lineNumbers: "on", folding: true, renderLineHighlight: "line" }}
+      options={{ wordWrap: "off", lineNumbers: "on", folding: true, renderLineHighlight: "line", lineHeight: 20 }}
       onMount={(ed, monaco) => {
         editor.current = ed;
         monacoRef.current = monaco;

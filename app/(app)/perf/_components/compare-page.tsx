@@ -32,13 +32,15 @@ function ValueCell({ row, i }: { row: Row; i: number }) {
   const value = row.format(row.values[i] ?? null);
   if (i === 0) return <TableCell className="text-right font-mono text-xs tabular-nums">{value}</TableCell>;
   const verdict = verdictOf(row.deltas[i] ?? null, row.better);
-  const delta = formatDelta(row.deltas[i] ?? null, (n) => row.format(n));
+  // A yes/no value (thresholds held) has no amount of change: only its colour says it changed.
+  const delta = row.key === "thresholdsOk" ? null : formatDelta(row.deltas[i] ?? null, (n) => row.format(n));
+  const arrow = !delta || verdict === "same" ? "" : (row.deltas[i]?.absolute ?? 0) > 0 ? "↑ " : "↓ ";
   return (
     <TableCell className="text-right font-mono text-xs tabular-nums" data-verdict={verdict}>
-      <div>{value}</div>
+      <div className={row.key === "thresholdsOk" && verdict !== "same" ? TONE[verdict] : undefined}>{value}</div>
       {delta ? (
         <div className={cn("text-[11px]", TONE[verdict])}>
-          {verdict === "better" ? "▲ " : verdict === "worse" ? "▼ " : ""}
+          {arrow}
           {delta}
           {WORD[verdict] ? <span className="sr-only">, {WORD[verdict]}</span> : null}
         </div>

@@ -164,7 +164,7 @@ export function ResultPage({ id }: { id: string }) {
         </div>
       ) : null}
 
-      <ResultHeadline summary={r.summary ?? headlineFromSeries(r.series)} />
+      <ResultHeadline summary={r.summary ?? headlineFromSeries(r.series)} live={live && !r.summary} />
       <Section title={live ? "Live" : "Over time"} id="perf-charts">
         {r.series.length ? <RunCharts series={r.series} untilSeconds={planned ? planned / 1000 : null} /> : <p className="text-sm text-muted-foreground">{live ? "The first numbers arrive within a second or two of the start." : "This run recorded no numbers over time."}</p>}
       </Section>
