@@ -19,6 +19,8 @@ const nextConfig: NextConfig = {
     // The script sandbox: a native addon, and esbuild, which builds the isolate's runtime at first use.
     "isolated-vm",
     "esbuild",
+    // The runner queue keeps its own pg pool and schema migrations.
+    "pg-boss",
   ],
   poweredByHeader: false,
   typedRoutes: false,

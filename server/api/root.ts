@@ -54,10 +54,10 @@ export const appRouter = createTRPCRouter({
   apiTester: apiTesterRouter,
   // Performance testing: saved load tests, runs, results, schedules (issue 17).
   perf: perfRouter,
-  // Runner agents and their tasks (issue 17).
-  runners: runnersRouter,
   // Performance testing (issue 17): generated k6 scripts and snippets.
   perfScripts: perfScriptsRouter,
+  // Runner agents and their tasks (issue 17).
+  runners: runnersRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -31,6 +31,7 @@ import { specBuilderEndpoint } from "./spec-builder";
 import { storeEndpoints } from "./store-endpoints";
 import { organisationEndpoints } from "./organisation-endpoints";
 import { perfScriptEndpoints } from "./perf-script-endpoints";
+import { perfCollectionEndpoints } from "./perf-collection-endpoints";
 import { userEndpoints } from "./users";
 
 export const allEndpoints: Endpoint[] = [
@@ -66,7 +67,8 @@ export const allEndpoints: Endpoint[] = [
   ...Object.values(testerHelperEndpoints),
   ...Object.values(testerImportFormatEndpoints),
   ...perfEndpoints,
+  ...Object.values(perfScriptEndpoints),
+  ...Object.values(perfCollectionEndpoints),
   ...Object.values(runnerTaskEndpoints),
   ...Object.values(runnerEndpoints),
-  ...Object.values(perfScriptEndpoints),
 ];

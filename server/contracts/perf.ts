@@ -81,7 +81,8 @@ export const PerfSummaryMetric = z.object({
 
 export const PerfCheck = z.object({ name: z.string(), path: z.string(), passes: z.number(), fails: z.number() });
 export type PerfGroup = { name: string; path: string; groups: PerfGroup[]; checks: z.infer<typeof PerfCheck>[] };
-export const PerfGroup: z.ZodType<PerfGroup> = z.lazy(() => z.object({ name: z.string(), path: z.string(), groups: z.array(PerfGroup), checks: z.array(PerfCheck) }));
+// Named (meta id): the OpenAPI document gives a recursive schema a component of its own.
+export const PerfGroup: z.ZodType<PerfGroup> = z.lazy(() => z.object({ name: z.string(), path: z.string(), groups: z.array(PerfGroup), checks: z.array(PerfCheck) })).meta({ id: "PerfGroup" });
 
 export const PerfThreshold = z.object({ key: z.string().describe("metric, with tag filter: http_req_duration{status:200}"), source: z.string().describe("the expression: p(95)<200"), ok: z.boolean(), actual: z.number().nullable() });
 
@@ -116,7 +117,8 @@ export const PerfResultDetail = PerfResultRow.extend({
   options: K6Options,
   envNames: z.array(z.string()).describe("names of the __ENV values the run had (values are not kept)"),
   metrics: z.record(z.string(), PerfSummaryMetric).describe("k6's end-of-test metrics, as handleSummary gets them"),
-  rootGroup: PerfGroup.nullable().describe("k6's root_group: groups and checks"),
+  // A union with null (not .nullable()): the OpenAPI document keeps `nullable` beside a type only.
+  rootGroup: z.union([PerfGroup, z.null()]).describe("k6's root_group: groups and checks"),
   checks: z.array(PerfCheck).describe("every check, flattened from the groups"),
   thresholds: z.array(PerfThreshold),
   series: z.array(PerfSeriesPoint),

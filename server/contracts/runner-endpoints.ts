@@ -13,7 +13,7 @@ import { K6Options, PerfPartView, PerfSeriesPoint, PerfStatus } from "./perf";
 // ---- Tasks -----------------------------------------------------------------
 
 export const RUNNER_TASK_STATUSES = ["queued", "running", "completed", "failed", "cancelled"] as const;
-export const RunnerTaskStatus = z.enum(RUNNER_TASK_STATUSES).describe("completed: the run ended with its numbers (its own status says passed, failed or aborted); failed: it could not run or a part was lost");
+export const RunnerTaskStatus = z.enum(RUNNER_TASK_STATUSES).describe("completed: the run ended with its numbers (runStatus says passed, failed or aborted; a lost part makes it failed); failed: it could not run; cancelled: stopped by a user");
 
 export const SubmitRunnerTaskInput = z
   .object({

@@ -22,6 +22,8 @@ import { db } from "@/server/db/client";
 import { resetEnvCache } from "@/server/env";
 import { checkAnswer, documentedOperations, loadHandlers, operation, type RouteHandler } from "@/server/testing/api-routes";
 import { recordReceivedMail } from "@/server/services/smtp-mailbox";
+import { createNamespaceIntegration } from "@/server/services/integrations";
+import { stopRunnerQueue } from "@/server/services/runners/queue";
 import { resolveNamespace } from "@/server/services/namespace-access";
 import { recordHistory } from "@/server/services/tester/history";
 import { appendRunResults, createTestRun, finishTestRun } from "@/server/services/tester/test-runs";
@@ -156,6 +158,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await sink?.stop();
   await kafkaCluster?.stop();
+  await stopRunnerQueue();
 });
 
 const sha256 = (s: string) => createHash("sha256").update(s).digest("hex");
@@ -592,6 +595,134 @@ describe("every documented operation, success case, validated against the docume
     await ok(`${imp}/mockarty`, { body: { format: "polymock-collection", version: 1, collection: { name: "Native" }, items: [{ type: "request", name: "R", request: { method: "GET", url: "https://example.test/" } }] } });
     await ok(`${imp}/postman`, { body: { info: { name: "From Postman", schema: "https://schema.getpostman.com/json/collection/v2.1.0/collection.json" }, item: [{ name: "R", request: { method: "GET", url: "https://example.test/" } }] } });
     await ok(`${imp}/postman-env`, { body: { name: "Env", values: [{ key: "baseUrl", value: "https://example.test", enabled: true }] } });
+  });
+
+  it("runner agents and runner tasks", async () => {
+    const ownerUser = await db().user.findUniqueOrThrow({ where: { id: owner.id } });
+    const { token } = await createNamespaceIntegration(actorFor(ownerUser), NS, { name: "openapi-runner", permissions: ["read", "write"] });
+    const agent = { cookie: undefined, token };
+    const runner = await ok("POST /api/v1/runners/register", { ...agent, body: { name: "openapi-runner", capacityVus: 10, labels: ["ci"] } }, 201);
+    await ok("POST /api/v1/runners/{id}/heartbeat", { ...agent, params: { id: runner.id }, body: { activeVus: 0 } });
+    await expectAnswer("POST /api/v1/runners/register", { ...agent, body: { name: "openapi-runner", capacityVus: 10 } }, 409);
+    await ok("GET /api/v1/runners", {});
+    await ok("GET /api/v1/integrations/status", {});
+    const nsRow = await db().namespace.findUniqueOrThrow({ where: { name: NS } });
+    const config = await db().perfConfig.create({ data: { namespaceId: nsRow.id, name: "Smoke", script: "import http from 'k6/http';\nexport default function () {}", options: { vus: 1, iterations: 1 } } });
+    const task = await ok("POST /api/v1/runner-tasks", { body: { type: "performance", configId: config.id } }, 202);
+    await ok("GET /api/v1/runner-tasks", {});
+    await ok("GET /api/v1/runner-tasks/{id}", { params: { id: task.id } });
+    await ok("GET /api/v1/runner-tasks/{id}/queue-position", { params: { id: task.id } });
+    const { part } = await ok("POST /api/v1/runners/{id}/claim", { ...agent, params: { id: runner.id }, body: { waitSeconds: 0, freeVus: 10 } });
+    const partParams = { id: runner.id, partId: part.partId };
+    await ok("POST /api/v1/runners/{id}/parts/{partId}/progress", { ...agent, params: partParams, body: { seq: 1, points: [] } });
+    await ok("POST /api/v1/runners/{id}/parts/{partId}/finish", { ...agent, params: partParams, body: { status: "error", reason: "finished by hand" } });
+    await c409("DELETE /api/v1/runner-tasks/{id}", { params: { id: task.id } });
+    const queued = await expectAnswer("POST /api/v1/runner-tasks", { cookie: admin.cookie, query: `namespace=${NS}`, body: { configId: config.id } }, 202);
+    await ok("DELETE /api/v1/runner-tasks/{id}", { params: { id: queued.id } });
+    // Offline again: the load runs of the tests after this one stay in the web process.
+    await expectAnswer("POST /api/v1/runners/{id}/heartbeat", { ...agent, params: { id: runner.id }, body: { activeVus: 0, status: "offline" } }, 200);
+  });
+
+  it("performance scripts: from a configuration, an API tester request and a HAR; snippets", async () => {
+    const t = "/api/v1/api-tester";
+    const made = (key: string, r: Req, status = 201) => expectAnswer(key, { cookie: admin.cookie, query: `namespace=${NS}`, ...r }, status);
+    const c = await made(`POST ${t}/collections`, { body: { name: "Load tested", variables: [{ key: "base", value: "https://example.test" }] } });
+    const request = await made(`POST ${t}/collections/{id}/requests`, { params: { id: c.id }, body: { name: "R", url: "{{base}}/x" } });
+    await ok("POST /api/v1/perf/scripts", { body: { name: "Smoke", options: { vus: 2, duration: "10s" }, requests: [{ url: "https://example.test/", checks: { status: 200 } }] } });
+    await ok("POST /api/v1/perf/scripts/from-request", { body: { requestId: request.id, perfOptions: { vus: 1, iterations: 1 } } });
+    await ok("POST /api/v1/perf/scripts/from-har", { body: { har: generatorFixture("tasks-api.har") } });
+    await ok("GET /api/v1/perf/snippets", {});
+    const trashed = await made(`POST ${t}/collections`, { body: { name: "Trashed load" } });
+    const inTrash = await made(`POST ${t}/collections/{id}/requests`, { params: { id: trashed.id }, body: { name: "R", url: "https://example.test/y" } });
+    await made(`DELETE ${t}/collections/{id}`, { params: { id: trashed.id } }, 200);
+    await c409("POST /api/v1/perf/scripts/from-request", { body: { requestId: inTrash.id } });
+  });
+
+  it("performance: saved load tests, runs, stop, results, compare, history, trend, groups, schedules", async () => {
+    const target = http.createServer((req, res) => {
+      req.resume();
+      res.end("ok");
+    });
+    await new Promise<void>((r) => target.listen(0, "127.0.0.1", r));
+    const BASE = `http://127.0.0.1:${(target.address() as AddressInfo).port}`;
+    const script = "import http from 'k6/http';\nimport { check, sleep } from 'k6';\nexport const options = { iterations: 3, thresholds: { http_req_duration: ['p(95)<5000'] } };\nexport default function () { check(http.get(__ENV.BASE), { 'is 200': (r) => r.status === 200 }); if (__ENV.PAUSE) sleep(0.05); }";
+    const ended = async (id: string) => {
+      for (let i = 0; i < 300; i++) {
+        const r = await db().perfResult.findUniqueOrThrow({ where: { id } });
+        if (!["queued", "running"].includes(r.status)) return r;
+        await new Promise((res) => setTimeout(res, 100));
+      }
+      throw new Error(`load run ${id} did not end`);
+    };
+    try {
+      const config = await ok("POST /api/v1/perf-configs", { body: { name: "Checkout load", script, environment: { BASE } } }, 201);
+      await ok("GET /api/v1/perf-configs", { query: `namespace=${NS}&search=checkout` });
+      await ok("GET /api/v1/perf-configs/{id}", { params: { id: config.id } });
+      await ok("PUT /api/v1/perf-configs/{id}", { params: { id: config.id }, body: { description: "the checkout path" } });
+      const first = await ok("POST /api/v1/perf-configs/{id}/run", { params: { id: config.id }, body: {} }, 202);
+      expect((await ended(first.id)).status).toBe("passed");
+      const second = await ok("POST /api/v1/perf/run", { body: { name: "Ad hoc", script, environment: { BASE }, configId: config.id } }, 202);
+      expect((await ended(second.id)).status).toBe("passed");
+      await ok("GET /api/v1/perf-results", { query: `namespace=${NS}&configId=${config.id}` });
+      await ok("GET /api/v1/perf-results/{id}", { params: { id: first.id } });
+      await ok("GET /api/v1/perf-results/compare", { query: `namespace=${NS}&ids=${first.id},${second.id}` });
+      await ok("GET /api/v1/perf-results/history/{configId}", { params: { configId: config.id } });
+      await ok("GET /api/v1/perf-results/trend/{configId}", { params: { configId: config.id } });
+      await ok("GET /api/v1/perf-results/group/{runGroupId}", { params: { runGroupId: first.id } });
+      const schedule = await ok("POST /api/v1/perf-schedules", { body: { name: "Nightly load", configId: config.id, cron: "0 3 * * *", timezone: "Europe/Berlin" } }, 201);
+      await ok("GET /api/v1/perf-schedules", { query: `namespace=${NS}&configId=${config.id}` });
+      await ok("GET /api/v1/perf-schedules/{id}", { params: { id: schedule.id } });
+      await ok("PUT /api/v1/perf-schedules/{id}", { params: { id: schedule.id }, body: { enabled: false } });
+      await ok("DELETE /api/v1/perf-schedules/{id}", { params: { id: schedule.id } });
+
+      // The 409s: a run in progress (not deletable; no second one while PERF_LOCAL_CONCURRENCY is 1), an ended one (not stoppable), a collection in the trash.
+      const long = await expectAnswer("POST /api/v1/perf/run", { cookie: admin.cookie, query: `namespace=${NS}`, body: { script, options: { iterations: 100_000, duration: "30s" }, environment: { BASE, PAUSE: "1" } } }, 202);
+      // Stopped once its first second is reported (the engine listens for a stop from then on).
+      for (let i = 0; i < 100 && !(await db().perfRunPart.findFirst({ where: { resultId: long.id, seq: { gte: 1 } } })); i++) await new Promise((res) => setTimeout(res, 100));
+      process.env.PERF_LOCAL_CONCURRENCY = "1";
+      try {
+        await c409("POST /api/v1/perf/run", { body: { script, environment: { BASE } } });
+        await c409("POST /api/v1/perf-configs/{id}/run", { params: { id: config.id }, body: {} });
+      } finally {
+        delete process.env.PERF_LOCAL_CONCURRENCY;
+      }
+      await c409("DELETE /api/v1/perf-results/{id}", { params: { id: long.id } });
+      await ok("POST /api/v1/perf/stop/{taskId}", { params: { taskId: long.taskId } });
+      expect((await ended(long.id)).status).toBe("stopped");
+      await c409("POST /api/v1/perf/stop/{taskId}", { params: { taskId: long.taskId } });
+      const trashed = await expectAnswer("POST /api/v1/api-tester/collections", { cookie: admin.cookie, query: `namespace=${NS}`, body: { name: "Generated from" } }, 201);
+      await expectAnswer("DELETE /api/v1/api-tester/collections/{id}", { cookie: admin.cookie, query: `namespace=${NS}`, params: { id: trashed.id } }, 200);
+      await c409("POST /api/v1/perf-configs", { body: { name: "From a trashed collection", script, collectionIds: [trashed.id] } });
+      await c409("PUT /api/v1/perf-configs/{id}", { params: { id: config.id }, body: { collectionIds: [trashed.id] } });
+
+      await ok("DELETE /api/v1/perf-results/{id}", { params: { id: second.id } });
+      await ok("DELETE /api/v1/perf-configs/{id}", { params: { id: config.id } });
+    } finally {
+      target.close();
+    }
+  });
+
+  it("performance: collections as load tests (run-collection, execute-perf)", async () => {
+    const target = http.createServer((req, res) => {
+      req.resume();
+      res.end("ok");
+    });
+    await new Promise<void>((r) => target.listen(0, "127.0.0.1", r));
+    const t = "/api/v1/api-tester";
+    const made = (key: string, r: Req, status = 201) => expectAnswer(key, { cookie: admin.cookie, query: `namespace=${NS}`, ...r }, status);
+    try {
+      const c = await made(`POST ${t}/collections`, { body: { name: "Loaded", variables: [{ key: "base", value: `http://127.0.0.1:${(target.address() as AddressInfo).port}` }] } });
+      await made(`POST ${t}/collections/{id}/requests`, { params: { id: c.id }, body: { name: "R", url: "{{base}}/x" } });
+      const started = await ok("POST /api/v1/perf/run-collection", { body: { collectionIds: [c.id], perfOptions: { vus: 1, iterations: 2 }, environmentId: null } }, 202);
+      for (let i = 0; i < 200 && ["queued", "running"].includes((await db().perfResult.findUniqueOrThrow({ where: { id: started.id } })).status); i++) await new Promise((res) => setTimeout(res, 100));
+      const run = await ok(`POST ${t}/collections/execute-perf`, { body: { collectionIds: [c.id], perfOptions: { vus: 1, iterations: 2 }, environmentId: null } });
+      expect(run).toMatchObject({ mode: "load", status: "passed" });
+      await made(`DELETE ${t}/collections/{id}`, { params: { id: c.id } }, 200);
+      await c409("POST /api/v1/perf/run-collection", { body: { collectionIds: [c.id], environmentId: null } });
+      await c409(`POST ${t}/collections/execute-perf`, { body: { collectionIds: [c.id], environmentId: null } });
+    } finally {
+      target.close();
+    }
   });
 
   it("SMTP mailbox", async () => {

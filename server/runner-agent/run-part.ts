@@ -44,6 +44,7 @@ export async function runPart(ctx: PartContext, part: ClaimedPart): Promise<void
   const onShutdown = () => stop.abort();
   ctx.shutdown.addEventListener("abort", onShutdown);
   let seq = 0;
+  let ticks = 0;
   let pending: SeriesPoint[] = [];
   let reporting = Promise.resolve();
 
@@ -75,7 +76,8 @@ export async function runPart(ctx: PartContext, part: ClaimedPart): Promise<void
       signal: stop.signal,
       onProgress: (point, live, snapshot) => {
         pending.push(point);
-        const withSnapshot = point.t % ctx.snapshotEverySeconds === 0;
+        // Counted, not read from point.t: t is in tenths of a second and drifts off whole seconds.
+        const withSnapshot = ++ticks % ctx.snapshotEverySeconds === 0;
         report(withSnapshot ? { snapshot: snapshot() as PartProgressInput["snapshot"], thresholds: live.map(({ key, source }) => ({ key, source })) } : {});
       },
     });

@@ -105,6 +105,8 @@ export async function runLoadTest(input: LoadRunInput): Promise<LoadRunResult> {
   setMaxListeners(0, stop.signal);
   const onOuterAbort = () => stop.abort();
   input.signal?.addEventListener("abort", onOuterAbort);
+  // A stop that came while the script was being checked.
+  if (input.signal?.aborted) stop.abort();
   // Made once the options are read (their `hosts` and `insecureSkipTLSVerify` configure it).
   let client = new LoadHttpClient({ privatePolicy: input.privatePolicy });
   const registry = new MetricRegistry();

@@ -99,8 +99,10 @@ export async function inspectLoadScript(input: { source: string; options?: Recor
           return shared.get(name);
         },
         open: (p) => {
-          if (!(p in files)) throw new Error(`open(${JSON.stringify(p)}): no such file was uploaded with the script`);
-          return files[p];
+          // As the engine does: k6 scripts name their files relative to themselves ("./data.csv").
+          const key = p.replace(/^\.\//, "");
+          if (!(key in files)) throw new Error(`open(${JSON.stringify(p)}): no such file was uploaded with the script`);
+          return files[key];
         },
       },
     });

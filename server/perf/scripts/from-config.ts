@@ -5,7 +5,7 @@
 // k6's own `k6 new` template does).
 import type { PerfScriptFromConfigInput, PerfScriptRequest } from "@/server/contracts/perf-script-endpoints";
 import type { GeneratedScript } from "./from-tester";
-import { Code, concat, jsText, lit, type Text } from "./js";
+import { Code, jsText, lit, type Text } from "./js";
 import { k6OptionsFor } from "./load-options";
 import { ScriptInputError } from "./script-input-error";
 import { type Check, type RequestBody, type Step, writeScript } from "./script-writer";
@@ -43,6 +43,7 @@ export function scriptFromConfig(input: PerfScriptFromConfigInput): GeneratedScr
     const lead = /^\{\{([^{}]+?)\}\}/.exec(r.url);
     const start = lead ? (scope.valueOf(lead[1]) ?? "http://") + r.url.slice(lead[0].length) : r.url;
     if (!HAS_SCHEME.test(start)) throw new ScriptInputError(`requests.${i}.url: "${r.url.slice(0, 200)}" is not an http(s) URL`, [{ message: "not an http(s) URL", pointer: `/requests/${i}/url` }]);
+    const url = scope.text(r.url);
     const headers: [Text, Text][] = Object.entries(r.headers).map(([k, v]) => [scope.text(k), scope.text(v)]);
     let body: RequestBody | undefined;
     if (typeof r.body === "string") body = { kind: "text", text: scope.text(r.body) };
@@ -52,7 +53,7 @@ export function scriptFromConfig(input: PerfScriptFromConfigInput): GeneratedScr
     }
     return {
       kind: "request",
-      request: { label: r.name || `${r.method} ${pathLabel(r.url)}`, tagName: !!r.name, method: r.method, url: concat(scope.text(r.url)), headers, ...(body ? { body } : {}), checks: checksOf(r.checks) },
+      request: { label: r.name || `${r.method} ${pathLabel(r.url)}`, tagName: !!r.name, method: r.method, url, headers, ...(body ? { body } : {}), checks: checksOf(r.checks) },
     };
   });
   const options = k6OptionsFor(input.options, steps.length);

@@ -62,6 +62,8 @@ export function jsText(t: Text): string {
     // Several lines (an XML or JSON body) read better as they are than as one line of \n.
     return s.includes("\n") && s.length > 80 ? `\`${templateChunk(s)}\`` : jsString(s);
   }
+  // `__ENV.name` alone reads better bare; other expressions (numbers, calls) are made strings by the template.
+  if (t.length === 1 && "code" in t[0] && /^__ENV\.[A-Za-z_][A-Za-z0-9_]*$/.test(t[0].code)) return t[0].code;
   return `\`${t.map((p) => ("text" in p ? templateChunk(p.text) : `\${${p.code}}`)).join("")}\``;
 }
 

@@ -246,6 +246,8 @@ function applyAuth(auth: RequestAuth | undefined, headers: Pair[], query: Pair[]
 
 export function convertTesterRequest(def: RequestDefinition, ctx: ConvertContext): ConvertedRequest {
   const out: ConvertedRequest = { request: undefined as unknown as ScriptRequest, unsupported: [], warnings: [], insecure: !def.settings.verifyTls };
+  // The URL's variables first, so the script's defaults read in the order a person reads the request.
+  ctx.scope.text(def.url);
   // GraphQL and SOAP requests are POSTs whatever method a form left behind; an http request keeps its method.
   const method = def.kind === "http" ? def.method : "POST";
   const headers = enabledPairs(def.headers).filter((h) => h.key !== "" && h.key.toLowerCase() !== "content-length");

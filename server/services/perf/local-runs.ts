@@ -11,7 +11,7 @@ import { finishPart, markPartStarted, type ProgressReport, recordPartProgress } 
 
 const running = new Map<string, AbortController>();
 const STOP_POLL_MS = 250;
-const SNAPSHOT_EVERY_S = 5;
+const SNAPSHOT_EVERY = 5;
 
 /** Load runs this process runs at once; more would measure the web process rather than the target. */
 export function localConcurrency(): number {
@@ -48,6 +48,7 @@ export function runLocally(run: LocalRun): void {
 
 async function execute(run: LocalRun, ctrl: AbortController): Promise<void> {
   let seq = 0;
+  let taken = 0;
   let pending: SeriesPoint[] = [];
   let reporting = Promise.resolve();
   const poll = setInterval(() => {
@@ -77,7 +78,8 @@ async function execute(run: LocalRun, ctrl: AbortController): Promise<void> {
       signal: ctrl.signal,
       onProgress: (point, live, snapshot) => {
         pending.push(point);
-        const withSnapshot = point.t % SNAPSHOT_EVERY_S === 0;
+        // Every few reports (points are not taken on whole seconds, so their t cannot say when).
+        const withSnapshot = ++taken % SNAPSHOT_EVERY === 0;
         report(pending, withSnapshot ? { snapshot: snapshot(), thresholds: live.map(({ key, source }) => ({ key, source })) } : {});
         pending = [];
       },

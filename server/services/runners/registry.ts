@@ -122,8 +122,10 @@ export async function touchRunner(id: string, activeVus: number): Promise<void> 
 }
 
 export async function listRunners(scope: NamespaceScope) {
-  const rows = await db().runner.findMany({ where: servingWhere(scope), orderBy: [{ name: "asc" }] });
-  const runners = await runnerViews(rows);
+  const all = await db().runner.findMany({ where: servingWhere(scope), orderBy: [{ name: "asc" }] });
+  // A deleted integration token takes its runners with it (they can no longer authenticate anyway).
+  const tokens = new Set((await db().credential.findMany({ where: { id: { in: [...new Set(all.map((r) => r.credentialId))] } }, select: { id: true } })).map((c) => c.id));
+  const runners = await runnerViews(all.filter((r) => tokens.has(r.credentialId)));
   return { runners, total: runners.length, online: runners.filter((r) => r.status !== "offline").length };
 }
 
