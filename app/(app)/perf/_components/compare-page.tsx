@@ -34,7 +34,8 @@ function ValueCell({ row, i }: { row: Row; i: number }) {
   const verdict = verdictOf(row.deltas[i] ?? null, row.better);
   // A yes/no value (thresholds held) has no amount of change: only its colour says it changed.
   const delta = row.key === "thresholdsOk" ? null : formatDelta(row.deltas[i] ?? null, (n) => row.format(n));
-  const arrow = !delta || verdict === "same" ? "" : (row.deltas[i]?.absolute ?? 0) > 0 ? "↑ " : "↓ ";
+  const change = row.deltas[i]?.absolute ?? 0;
+  const arrow = !delta || verdict === "same" || change === 0 ? "" : change > 0 ? "↑ " : "↓ ";
   return (
     <TableCell className="text-right font-mono text-xs tabular-nums" data-verdict={verdict}>
       <div className={row.key === "thresholdsOk" && verdict !== "same" ? TONE[verdict] : undefined}>{value}</div>
