@@ -1,5 +1,5 @@
 // The console's sidebar: its groups and entries, and which entry a path belongs to.
-import { Activity, Boxes, Braces, CalendarClock, CirclePlay, Database, FileCode2, FileInput, FileQuestion, History, Inbox, KeyRound, Layers, LayoutDashboard, ListChecks, type LucideIcon, Mail, Network, RadioTower, ScrollText, Send, Server, Settings2, ShieldCheck, UserRound, Users } from "lucide-react";
+import { Activity, Boxes, Braces, CalendarClock, CirclePlay, Cpu, Database, FileCode2, FileInput, FileQuestion, Gauge, History, Inbox, KeyRound, Layers, LayoutDashboard, ListChecks, type LucideIcon, Mail, Network, RadioTower, ScrollText, Send, Server, Settings2, ShieldCheck, UserRound, Users } from "lucide-react";
 
 export interface NavItem {
   href: string;
@@ -40,6 +40,14 @@ export const NAV: NavGroup[] = [
       { href: "/tester/environments", label: "Environments", icon: Layers },
       { href: "/tester/tests", label: "Tests", icon: ListChecks },
       { href: "/tester/schedules", label: "Schedules", icon: CalendarClock },
+    ],
+  },
+  {
+    label: "Performance",
+    items: [
+      { href: "/perf", label: "Load tests", icon: Gauge },
+      { href: "/perf/schedules", label: "Load schedules", icon: CalendarClock },
+      { href: "/perf/runners", label: "Runner agents", icon: Cpu },
     ],
   },
   {

@@ -1,0 +1,123 @@
+"use client";
+// A k6 load script in Monaco: completions and hovers of the k6 API (an extra
+// lib for Monaco's JavaScript service, see k6-api-types.ts), Ctrl/Cmd+Enter
+// to run and Ctrl/Cmd+S to save from inside the editor (Monaco keeps those
+// keys from bubbling), and the API's validation problem shown where it is:
+// a red marker at its line and column, with the cursor moved there.
+import type * as MonacoApi from "monaco-editor";
+import { useEffect, useId, useImperativeHandle, useRef } from "react";
+import { CodeEditor } from "@/components/code/code-editor";
+import { K6_API_DTS, K6_API_FILE } from "./k6-api-types";
+
+type Monaco = typeof MonacoApi;
+const MARKER_OWNER = "polymock-perf";
+let k6ApiRegistered = false;
+
+/** Once per page: the k6 declarations, ES2020 without the DOM (scripts run in a sandbox, not a browser). */
+function registerK6Api(monaco: Monaco) {
+  if (k6ApiRegistered) return;
+  k6ApiRegistered = true;
+  const js = monaco.typescript.javascriptDefaults;
+  js.setCompilerOptions({ target: monaco.typescript.ScriptTarget.ES2020, module: monaco.typescript.ModuleKind.ESNext, lib: ["es2020"], allowJs: true, checkJs: false, allowNonTsExtensions: true });
+  js.setDiagnosticsOptions({ noSemanticValidation: true, noSyntaxValidation: false });
+  js.addExtraLib(K6_API_DTS, K6_API_FILE);
+}
+
+export interface ScriptProblem {
+  message: string;
+  line: number;
+  column?: number;
+}
+
+export interface K6ScriptEditorHandle {
+  /** Inserts code at the cursor, on a line of its own. */
+  insert: (code: string) => void;
+  focus: () => void;
+}
+
+export interface K6ScriptEditorProps {
+  value: string;
+  onChange: (value: string) => void;
+  onRun?: () => void;
+  onSave?: () => void;
+  /** Where the API said the script is wrong; the marker goes away at the next edit. */
+  problem?: ScriptProblem | null;
+  height?: number | string;
+  label?: string;
+  ref?: React.Ref<K6ScriptEditorHandle>;
+}
+
+export function K6ScriptEditor({ value, onChange, onRun, onSave, problem, height = 480, label = "k6 script", ref }: K6ScriptEditorProps) {
+  const id = useId().replace(/[^A-Za-z0-9]/g, "");
+  const editor = useRef<MonacoApi.editor.IStandaloneCodeEditor | null>(null);
+  const monacoRef = useRef<Monaco | null>(null);
+  // Monaco's actions are bound once; they call the latest handlers.
+  const handlers = useRef({ onRun, onSave });
+  useEffect(() => {
+    handlers.current = { onRun, onSave };
+  });
+
+  useImperativeHandle(ref, () => ({
+    insert(code: string) {
+      const ed = editor.current;
+      const model = ed?.getModel();
+      const selection = ed?.getSelection();
+      if (!ed || !model || !selection) {
+        onChange(value + (value && !value.endsWith("\n") ? "\n" : "") + code);
+        return;
+      }
+      const line = selection.positionLineNumber;
+      const busy = selection.isEmpty() && model.getLineContent(line).trim() !== "";
+      const range = busy ? { startLineNumber: line, startColumn: model.getLineMaxColumn(line), endLineNumber: line, endColumn: model.getLineMaxColumn(line) } : selection;
+      ed.pushUndoStop();
+      ed.executeEdits("snippet", [{ range, text: busy ? `\n${code}` : code, forceMoveMarkers: true }]);
+      ed.pushUndoStop();
+      ed.focus();
+    },
+    focus() {
+      editor.current?.focus();
+    },
+  }));
+
+  useEffect(() => {
+    const ed = editor.current;
+    const monaco = monacoRef.current;
+    const model = ed?.getModel();
+    if (!ed || !monaco || !model) return;
+    if (!problem) {
+      monaco.editor.setModelMarkers(model, MARKER_OWNER, []);
+      return;
+    }
+    const line = Math.min(Math.max(1, problem.line), model.getLineCount());
+    const column = Math.min(Math.max(1, problem.column ?? 1), model.getLineMaxColumn(line));
+    monaco.editor.setModelMarkers(model, MARKER_OWNER, [
+      { severity: monaco.MarkerSeverity.Error, message: problem.message, startLineNumber: line, startColumn: column, endLineNumber: line, endColumn: Math.max(column + 1, model.getLineMaxColumn(line)) },
+    ]);
+    ed.setPosition({ lineNumber: line, column });
+    ed.revealLineInCenter(line);
+    ed.focus();
+  }, [problem]);
+
+  return (
+    <CodeEditor
+      label={label}
+      language="javascript"
+      path={`perf/${id}/script.js`}
+      value={value}
+      onChange={(v) => {
+        const model = editor.current?.getModel();
+        if (model && monacoRef.current) monacoRef.current.editor.setModelMarkers(model, MARKER_OWNER, []);
+        onChange(v);
+      }}
+      height={height}
+      options={{ wordWrap: "off", lineNumbers: "on", folding: true, renderLineHighlight: "line", lineHeight: 20 }}
+      onMount={(ed, monaco) => {
+        editor.current = ed;
+        monacoRef.current = monaco;
+        registerK6Api(monaco);
+        ed.addAction({ id: "perf.run", label: "Run load test", keybindings: [monaco.KeyMod.CtrlCmd | monaco.KeyCode.Enter], run: () => handlers.current.onRun?.() });
+        ed.addAction({ id: "perf.save", label: "Save load test", keybindings: [monaco.KeyMod.CtrlCmd | monaco.KeyCode.KeyS], run: () => handlers.current.onSave?.() });
+      }}
+    />
+  );
+}
