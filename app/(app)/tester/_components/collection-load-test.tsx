@@ -26,7 +26,12 @@ function requestIdsUnder(c: TreeCollection, folderId: string): string[] {
   const folders = new Set([folderId]);
   for (let grew = true; grew; ) {
     grew = false;
-    for (const f of c.folders) if (f.parentId && folders.has(f.parentId) && !folders.has(f.id)) (folders.add(f.id), (grew = true));
+    for (const f of c.folders) {
+      if (f.parentId && folders.has(f.parentId) && !folders.has(f.id)) {
+        folders.add(f.id);
+        grew = true;
+      }
+    }
   }
   return [...c.requests].sort((a, b) => a.sortIndex - b.sortIndex).filter((r) => r.folderId && folders.has(r.folderId)).map((r) => r.id);
 }
