@@ -175,8 +175,16 @@ function LoadBody({ targetLabel, requestCount, environments, defaultEnvironmentI
         <ApiErrorAlert error={error} title="The load test could not start" />
       ) : null}
       <DialogFooter className="gap-2 sm:justify-between">
-        <Button type="button" variant="ghost" pending={pending === "save"} disabled={pending !== null} onClick={() => void submit("save")} title="Store the generated k6 script as a load test to edit, run again and schedule">
-          <Save aria-hidden /> Save as load test
+        {/* After a refusal, saving leaves the refused requests out as "Start without them" does. */}
+        <Button
+          type="button"
+          variant="ghost"
+          pending={pending === "save"}
+          disabled={pending !== null || (refused.length > 0 && remaining <= 0)}
+          onClick={() => void submit("save", refused.map((r) => r.requestId))}
+          title="Store the generated k6 script as a load test to edit, run again and schedule"
+        >
+          <Save aria-hidden /> {refused.length ? `Save as load test without ${refused.length === 1 ? "it" : "them"}` : "Save as load test"}
         </Button>
         <div className="flex gap-2">
           <Button type="button" variant="outline" onClick={() => onOpenChange(false)}>
