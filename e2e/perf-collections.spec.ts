@@ -3,7 +3,8 @@
 // a request with a script is refused by name with the reason, "Start without
 // it" runs the rest against our own stub, and the result page goes live and
 // ends passed. "Save as load test" turns the same selection into a saved
-// load test with its generated k6 script. Every step is photographed.
+// load test with its generated k6 script. A new load test with edits asks
+// before it is left. Every step is photographed.
 import { expect, type Page, test } from "@playwright/test";
 import { createMock, newWorkspace, type Workspace } from "./support/mocks";
 import { screenshot } from "./support/session";
@@ -105,5 +106,20 @@ test("Load test… on a collection: refused requests named, the rest runs live a
   await expect(page.getByRole("heading", { name: "Load: Shop", level: 1 })).toBeVisible();
   await expect(page.getByTestId("code-editor-k6 script")).toContainText("load-target", { timeout: 30_000 });
   await screenshot(page, "perf-collection-saved");
+
+  // A new load test with edits asks before the sidebar takes the user away; one without edits does not.
+  await page.goto(`/perf/new?ns=${ws.namespace}`);
+  await expect(page.getByRole("heading", { name: "New load test", level: 1 })).toBeVisible();
+  await page.getByLabel("Name", { exact: true }).fill("Half written");
+  const loadTests = page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Load tests" });
+  await loadTests.click();
+  const leave = page.getByRole("alertdialog", { name: "Leave without saving?" });
+  await expect(leave).toBeVisible();
+  await leave.getByRole("button", { name: "Cancel" }).click();
+  await expect(page).toHaveURL(/\/perf\/new/);
+  await expect(page.getByLabel("Name", { exact: true })).toHaveValue("Half written");
+  await loadTests.click();
+  await leave.getByRole("button", { name: "Leave without saving" }).click();
+  await expect(page).toHaveURL(/\/perf\?ns=/);
   expect(errors).toEqual([]);
 });

@@ -164,9 +164,9 @@ function LoadBody({ targetLabel, requestCount, environments, defaultEnvironmentI
               </li>
             ))}
           </ul>
-          <p className="mt-2 text-xs text-foreground/80">Scripts, multipart and binary bodies do not run under load as they are. Write a load test for these requests (Load tests → New → From a request), or run the rest without them.</p>
+          <p className="mt-2 text-xs text-foreground/80">Scripts, multipart and binary bodies do not run under load as they are. Write a load test for them (New load test → Generate → From an API tester request…), or run the rest without them.</p>
           {remaining > 0 ? (
-            <Button type="button" variant="outline" size="sm" className="mt-2 self-start" pending={pending === "start"} onClick={() => void submit("start", refused.map((r) => r.requestId))}>
+            <Button type="button" variant="outline" size="sm" className="mt-2 self-start text-foreground" pending={pending === "start"} onClick={() => void submit("start", refused.map((r) => r.requestId))}>
               <Play aria-hidden /> Start without {refused.length === 1 ? "it" : "them"} ({remaining} {remaining === 1 ? "request" : "requests"})
             </Button>
           ) : null}
