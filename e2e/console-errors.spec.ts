@@ -9,8 +9,12 @@ import { admin } from "./support/session";
 let ws: Workspace;
 let mockId: string;
 let chainId: string;
+let perfConfigId: string;
+const perfResultIds: string[] = [];
 
 test.beforeAll(async () => {
+  // Two short load runs wait for their end.
+  test.setTimeout(180_000);
   const api = await adminApi();
   ws = await newWorkspace(api, "clean");
   chainId = uniq("chain");
@@ -19,6 +23,21 @@ test.beforeAll(async () => {
   await patchMock(api, ws.namespace, mockId, { response: { statusCode: 201, payload: { v: 2 } } });
   await api.fetch(`/stubs/${ws.namespace}/clean`);
   await api.fetch(`/stubs/${ws.namespace}/nothing-here`);
+  // A load test with two short ended runs (the result, compare and trend pages need them) and a schedule.
+  const q = `?namespace=${ws.namespace}`;
+  const script = `import http from "k6/http";\nexport default function () { http.get(__ENV.BASE_URL + "/clean"); }\n`;
+  const config = await api.post(`/api/v1/perf-configs${q}`, { data: { name: "Clean load", script, options: { vus: 1, iterations: 2 }, environment: { BASE_URL: `${process.env.E2E_BASE_URL}/stubs/${ws.namespace}` } } });
+  expect(config.status(), await config.text()).toBe(201);
+  perfConfigId = (await config.json()).id;
+  for (let i = 0; i < 2; i++) {
+    const run = await api.post(`/api/v1/perf-configs/${perfConfigId}/run${q}`, { data: {} });
+    expect(run.status(), await run.text()).toBe(202);
+    const id = (await run.json()).id as string;
+    await expect.poll(async () => (await (await api.get(`/api/v1/perf-results/${id}${q}`)).json()).status, { timeout: 60_000 }).toBe("passed");
+    perfResultIds.push(id);
+  }
+  const schedule = await api.post(`/api/v1/perf-schedules${q}`, { data: { name: "Clean nightly", configId: perfConfigId, cron: "0 3 * * *", timezone: "UTC", enabled: false } });
+  expect(schedule.status(), await schedule.text()).toBe(201);
   await api.dispose();
 });
 
@@ -69,6 +88,10 @@ const PAGES = [
   "/tester/import",
   "/tester/tests",
   "/tester/schedules",
+  "/perf",
+  "/perf/new",
+  "/perf/schedules",
+  "/perf/runners",
   "/settings/profile",
   "/settings/tokens",
   "/admin/users",
@@ -79,7 +102,7 @@ const PAGES = [
 ];
 
 test("no page of the console logs an error after login", async ({ page }) => {
-  // Seventeen pages, each loaded from scratch.
+  // Some forty pages, each loaded from scratch.
   test.setTimeout(300_000);
   const errors = collectErrors(page);
   await loginViaUi(page, admin);
@@ -92,6 +115,13 @@ test("no page of the console logs an error after login", async ({ page }) => {
     await settled(page);
   }
   await visit(page, `/mocks/chains/${encodeURIComponent(chainId)}?ns=${ws.namespace}`);
+  await visit(page, `/perf/configs/${perfConfigId}?ns=${ws.namespace}`);
+  for (const name of ["Runs", "Trend"]) {
+    await page.getByRole("tab", { name }).click();
+    await settled(page);
+  }
+  await visit(page, `/perf/results/${perfResultIds[0]}?ns=${ws.namespace}`);
+  await visit(page, `/perf/compare?ids=${perfResultIds.join(",")}&ns=${ws.namespace}`);
   expect(errors).toEqual([]);
 });
 

@@ -6,7 +6,7 @@
 // folder); requests are dragged to reorder them in a folder or to move them
 // into another folder or collection. It only reports what the user asked for:
 // the page saves it and passes the new collections back.
-import { Copy, CopyPlus, FilePlus2, FolderPlus, Import, Library, Pencil, Play, Search, Share2, SquareArrowOutUpRight, Trash2 } from "lucide-react";
+import { Copy, CopyPlus, FilePlus2, FolderPlus, Gauge, Import, Library, Pencil, Play, Search, Share2, SquareArrowOutUpRight, Trash2 } from "lucide-react";
 import { useCallback, useMemo, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
@@ -40,6 +40,8 @@ export interface CollectionTreeProps {
   /** Called after the user confirmed. */
   onDelete?: (node: NodeRef) => void;
   onRun?: (collectionId: string, folderId: string | null) => void;
+  /** "Load test…" on a collection or folder (its requests as a k6 load run). */
+  onLoadTest?: (collectionId: string, folderId: string | null) => void;
   /** "Generate mocks" on a collection (from its recorded or fresh responses). */
   onGenerateMocks?: (collectionId: string) => void;
 }
@@ -95,6 +97,7 @@ export function CollectionTree(props: CollectionTreeProps) {
       if (props.onCreateRequest) a.push({ label: "New request", icon: FilePlus2, onSelect: () => props.onCreateRequest?.(node.collectionId, node.folderId) });
       if (props.onCreateFolder) a.push({ label: "New folder", icon: FolderPlus, onSelect: () => props.onCreateFolder?.(node.collectionId, node.folderId) });
       if (props.onRun) a.push({ label: node.type === "collection" ? "Run collection" : "Run folder", icon: Play, onSelect: () => props.onRun?.(node.collectionId, node.folderId) });
+      if (props.onLoadTest) a.push({ label: "Load test…", icon: Gauge, onSelect: () => props.onLoadTest?.(node.collectionId, node.folderId) });
       if (props.onGenerateMocks && node.type === "collection") a.push({ label: "Generate mocks", icon: CopyPlus, onSelect: () => props.onGenerateMocks?.(node.collectionId) });
     }
     if (props.onRename) a.push({ label: "Rename", icon: Pencil, onSelect: () => setRenaming(node.key), hint: "F2", separated: a.length > 0 });

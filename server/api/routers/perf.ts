@@ -1,12 +1,15 @@
 // Performance testing for the UI: saved load tests, runs and stops, results
 // (detail, compare, history, trend, run groups) and cron schedules; the same
-// services as the REST routes under /api/v1/perf*.
+// services as the REST routes under /api/v1/perf*; `runCollection` is the API
+// tester's "Load test…" (perf/run-collection).
 import { z } from "zod";
 import { IdParams } from "@/server/contracts/common";
 import { PerfRunInput } from "@/server/contracts/perf";
 import { ConfigIdParams, PerfCompareInput, PerfHistoryQuery, PerfResultListQuery, RunGroupParams } from "@/server/contracts/perf-analysis";
 import { CreatePerfConfigInput, CreatePerfScheduleInput, PerfConfigListQuery, RunPerfConfigInput, UpdatePerfConfigInput, UpdatePerfScheduleInput } from "@/server/contracts/perf-configs";
+import { RunCollectionInput } from "@/server/contracts/perf-collection-endpoints";
 import { PerfScheduleListQuery, TaskIdParams } from "@/server/contracts/perf-endpoints";
+import { runCollectionLoad } from "@/server/services/perf/collection-runs";
 import { createPerfConfig, deletePerfConfig, getPerfConfig, listPerfConfigs, runPerfConfig, updatePerfConfig } from "@/server/services/perf/configs";
 import { comparePerfResults, deletePerfResult, getPerfResult, listPerfResults, perfHistory, perfRunGroup, perfTrend } from "@/server/services/perf/results";
 import { startPerfRun, stopPerfRun } from "@/server/services/perf/runs";
@@ -50,6 +53,8 @@ export const perfRouter = createTRPCRouter({
   results: resultsRouter,
   /** An ad-hoc script run (the editor's Run button). */
   run: nsWrite.input(z.object({ run: PerfRunInput })).mutation(({ ctx, input }) => startPerfRun(ctx.actor, ctx.scope, input.run)),
+  /** Load test API-tester collections: their requests become the run's k6 script. */
+  runCollection: nsWrite.input(z.object({ run: RunCollectionInput })).mutation(({ ctx, input }) => runCollectionLoad(ctx.actor, ctx.scope, input.run)),
   stop: nsWrite.input(TaskIdParams).mutation(({ ctx, input }) => stopPerfRun(ctx.scope, input.taskId)),
   schedules: schedulesRouter,
 });

@@ -8,15 +8,19 @@ import * as executePerfRoute from "@/app/api/v1/api-tester/collections/execute-p
 import * as collectionsRoute from "@/app/api/v1/api-tester/collections/route";
 import * as requestsRoute from "@/app/api/v1/api-tester/collections/[id]/requests/route";
 import * as runCollectionRoute from "@/app/api/v1/perf/run-collection/route";
+import { createCaller } from "@/server/api/root";
+import type { TrpcContext } from "@/server/api/trpc";
 import { db } from "@/server/db/client";
+import { AppError } from "@/server/errors";
 import { startTarget, type Target } from "@/server/perf/scripts/test-helpers";
-import { call, makeUser, sessionCookie } from "@/server/testing/fixtures";
+import { actorFor, call, makeUser, sessionCookie } from "@/server/testing/fixtures";
 import { useTestDatabase } from "@/server/testing/use-test-database";
 
 useTestDatabase();
 
 const NS = "perf-coll";
 let cookie: string;
+let owner: Awaited<ReturnType<typeof makeUser>>["user"];
 let target: Target;
 let shop: string;
 let scripted: string;
@@ -27,6 +31,7 @@ beforeAll(async () => {
   process.env.OUTBOUND_ALLOW_PRIVATE = "1";
   target = await startTarget();
   const { user } = await makeUser({ namespaces: { [NS]: "owner" } });
+  owner = user;
   cookie = await sessionCookie(user.id);
   const c = "/api/v1/api-tester/collections";
   shop = (await post(collectionsRoute, c, { name: "Shop", variables: [{ key: "base", value: target.base }] })).body.id;
@@ -96,5 +101,31 @@ describe("collections as load tests", () => {
     expect(result.run).toMatchObject({ name: "Nightly shop", collectionIds: [shop] });
     // Three iterations of the collection's two requests.
     expect((result.run.counts as { requests: number }).requests).toBe(6);
+  });
+
+  it("the UI's tRPC procedures: runCollection starts the run, fromCollections gives the script to save, a scripted request is refused by name", async () => {
+    const api = createCaller({ actor: actorFor(owner), authError: null, ip: "127.0.0.1", userAgent: null, requestId: "test" } satisfies TrpcContext);
+    const started = await api.perf.runCollection({ namespace: NS, run: { collectionIds: [shop], perfOptions: { vus: 1, iterations: 2 }, environmentId: null } });
+    const end = Date.now() + 20_000;
+    let result = await db().perfResult.findUniqueOrThrow({ where: { id: started.id } });
+    while (["queued", "running"].includes(result.status) && Date.now() < end) {
+      await new Promise((res) => setTimeout(res, 100));
+      result = await db().perfResult.findUniqueOrThrow({ where: { id: started.id } });
+    }
+    expect(result.status).toBe("passed");
+
+    const g = await api.perfScripts.fromCollections({ namespace: NS, request: { collectionIds: [shop], perfOptions: { vus: 3, duration: "5s" }, environmentId: null } });
+    expect(g).toMatchObject({ collectionIds: [shop], environmentId: null });
+    expect(g.script).toContain("/items");
+    expect(g.options).toMatchObject({ vus: 3, duration: "5s" });
+    expect(g).not.toHaveProperty("env");
+    const saved = await api.perf.configs.create({ namespace: NS, config: { name: "Shop under load", description: "", script: g.script, options: {}, environment: {}, files: {}, collectionIds: g.collectionIds, environmentId: g.environmentId } });
+    expect(saved.collectionIds).toEqual([shop]);
+
+    const refused = await api.perf.runCollection({ namespace: NS, run: { collectionIds: [scripted], environmentId: null } }).catch((e: unknown) => e);
+    expect(refused).toMatchObject({ code: "BAD_REQUEST" });
+    const cause = (refused as { cause?: unknown }).cause;
+    expect(cause).toBeInstanceOf(AppError);
+    expect((cause as AppError).details).toEqual([expect.objectContaining({ request: "With test", message: expect.stringContaining("needs a dedicated load script") })]);
   });
 });

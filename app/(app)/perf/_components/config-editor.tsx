@@ -48,8 +48,10 @@ export function ConfigEditor({ config, headerExtra }: { config: PerfConfigView |
   const runners = useQuery(trpc.runners.list.queryOptions({ namespace }, { enabled: !!namespace, refetchInterval: 15_000 }));
   const onlineRunners = (runners.data?.runners ?? []).filter((r) => r.status === "online");
   const values = useWatch({ control: form.control });
-  const dirty = !config || stableJson({ ...initial, ...values }) !== stableJson(initial) || stableJson(files) !== stableJson(config.files);
-  const guard = useUnsavedGuard(!!config && dirty);
+  const edited = stableJson({ ...initial, ...values }) !== stableJson(initial) || stableJson(files) !== stableJson(config?.files ?? {});
+  // A new load test is always saved before it runs; leaving one asks only once it has edits.
+  const dirty = !config || edited;
+  const guard = useUnsavedGuard(edited);
 
   const payload = (v: ConfigFormValues) =>
     CreatePerfConfigInput.parse({
@@ -99,8 +101,8 @@ export function ConfigEditor({ config, headerExtra }: { config: PerfConfigView |
     if (!view) return;
     saved(view);
     toast.success(`${view.name} saved`);
+    await guard.release();
     if (!config) router.replace(hrefWithNs(perfPaths.config(view.id)));
-    else await guard.release();
   };
 
   const start = async () => {

@@ -17,7 +17,7 @@ import { Field } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
 import { cronError, describeCron, nextOccurrences, timezoneError } from "@/server/contracts/cron-schedule";
 import { CreatePerfScheduleInput, type PerfScheduleView } from "@/server/contracts/perf-configs";
-import { browserTimeZone, formatInZone, knownTimeZones } from "../../tester/schedules/_components/zoned-time";
+import { browserTimeZone, formatInZone, knownTimeZones } from "@/components/lib/zoned-time";
 
 type Values = z.input<typeof CreatePerfScheduleInput>;
 const PREVIEW = 5;

@@ -24,7 +24,7 @@ import { describeCron } from "@/server/contracts/cron-schedule";
 import { PERF_STATUSES, type PerfStatus } from "@/server/contracts/perf";
 import type { PerfScheduleView } from "@/server/contracts/perf-configs";
 import { useNamespace } from "../../_components/namespace-context";
-import { formatInZone } from "../../tester/schedules/_components/zoned-time";
+import { formatInZone } from "@/components/lib/zoned-time";
 import { perfPaths } from "./paths";
 import { PerfScheduleDialog } from "./perf-schedule-dialog";
 

@@ -2,7 +2,8 @@
 // /perf/runners: the runner agents that take load runs (online, draining or
 // offline, their capacity and VUs in use, the parts they run now), the
 // runner tasks of the namespace with their place in the queue and Cancel,
-// and how to start another agent with a delegated credential.
+// the delegated credentials agents register with (agents online per
+// credential), and how to start another agent with one.
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Cpu, ListTodo, X } from "lucide-react";
 import Link from "next/link";
@@ -23,6 +24,7 @@ import { Pager } from "@/components/ui/pager";
 import { FilterChips } from "@/components/tester/filter-chips";
 import { RUNNER_TASK_STATUSES, type RunnerTaskView, type RunnerView } from "@/server/contracts/runner-endpoints";
 import { useNamespace } from "../../_components/namespace-context";
+import { IntegrationStatus } from "./integration-status";
 import { perfPaths } from "./paths";
 
 const TASK_PAGE = 20;
@@ -211,6 +213,7 @@ export function RunnersPage() {
           empty={{ icon: Cpu, title: "No runner agents yet", body: "Load tests run in this server until an agent registers. Start one with the command below; it appears here within seconds, with its capacity and the runs it takes." }}
         />
       </section>
+      <IntegrationStatus />
       <StartRunnerCard />
       <section aria-labelledby="runner-tasks" className="flex flex-col gap-3">
         <h2 id="runner-tasks" className="text-lg font-semibold">

@@ -24,6 +24,7 @@ import { PageHeader } from "@/components/ui/page-header";
 import { Skeleton } from "@/components/ui/skeleton";
 import type { RequestDefinition } from "@/server/contracts/tester-request";
 import { useNamespace } from "../../_components/namespace-context";
+import { CollectionLoadTest, type LoadTestTarget } from "./collection-load-test";
 import { useProtocolHelpers } from "./use-protocol-helpers";
 import { HistoryList } from "./history-list";
 import { mockDraftFromResponse, stashMockDraft } from "./mock-from-response";
@@ -166,6 +167,7 @@ export function TesterWorkspace() {
     if (r?.response && r.request) createMockNow.mutate({ namespace, input: { request: r.request, response: r.response } });
   };
   const [generateFor, setGenerateFor] = useState<string | null>(null);
+  const [loadTest, setLoadTest] = useState<LoadTestTarget | null>(null);
   const generateMocks = useMutation(trpc.apiTester.mocks.fromCollection.mutationOptions());
   const saveAsMock = () => {
     const r = active?.result;
@@ -249,6 +251,10 @@ export function TesterWorkspace() {
             onShare={(node) => setSharing({ id: node.id, name: node.name })}
             onDelete={onDelete}
             onRun={(collectionId) => router.push(hrefWithNs(`/tester/runner?collection=${collectionId}`))}
+            onLoadTest={(collectionId, folderId) => {
+              const collection = collections?.find((c) => c.id === collectionId);
+              if (collection) setLoadTest({ collection, folderId });
+            }}
             onGenerateMocks={(collectionId) => (generateMocks.reset(), setGenerateFor(collectionId))}
           />
         ) : (
@@ -317,6 +323,7 @@ export function TesterWorkspace() {
         )}
       </main>
       <ShareCollectionDialog collection={sharing} onClose={() => setSharing(null)} />
+      <CollectionLoadTest target={loadTest} onClose={() => setLoadTest(null)} activeEnvironmentId={activeEnv?.id ?? null} />
       <GenerateMocksDialog
         open={generateFor !== null}
         onOpenChange={(o) => !o && setGenerateFor(null)}

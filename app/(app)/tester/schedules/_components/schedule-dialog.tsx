@@ -18,7 +18,7 @@ import { cronError, describeCron, nextOccurrences, timezoneError } from "@/serve
 import { CreateScheduleInput, type ScheduleView } from "@/server/contracts/tester-tests-schedules";
 import type { z } from "zod";
 import { CollectionChecklist, EnvironmentSelect } from "../../_components/run-target-fields";
-import { browserTimeZone, formatInZone, knownTimeZones } from "./zoned-time";
+import { browserTimeZone, formatInZone, knownTimeZones } from "@/components/lib/zoned-time";
 
 type Values = z.input<typeof CreateScheduleInput>;
 const PREVIEW = 5;

@@ -22,7 +22,7 @@ import type { ScheduleView } from "@/server/contracts/tester-tests-schedules";
 import { useNamespace } from "../../../_components/namespace-context";
 import { runPath } from "../../_components/run-links";
 import { ScheduleDialog } from "./schedule-dialog";
-import { formatInZone } from "./zoned-time";
+import { formatInZone } from "@/components/lib/zoned-time";
 
 function statusVariant(status: string | null) {
   if (status === "passed") return "success" as const;

@@ -1,3 +1,4 @@
+// Schedule times as a person in the schedule's time zone reads them (the API tester's and the load tests' schedules).
 // An instant as a person in the schedule's time zone reads it.
 export function formatInZone(iso: string | Date, timezone: string): string {
   const d = typeof iso === "string" ? new Date(iso) : iso;
