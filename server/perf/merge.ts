@@ -113,3 +113,13 @@ export function mergeRunParts(parts: RunPart[]): MergedRun {
     metrics: registry.snapshot(),
   };
 }
+
+/** Why a snapshot from outside (a runner's report) cannot be merged, or null when it can. */
+export function snapshotProblem(snapshot: Pick<PartialSnapshot, "metrics">): string | null {
+  try {
+    new MetricRegistry().merge(snapshot.metrics);
+    return null;
+  } catch (e) {
+    return `snapshot.metrics: ${(e as Error).message}`;
+  }
+}

@@ -10,6 +10,7 @@ import { db, type Runner } from "@/server/db/client";
 import { errors } from "@/server/errors";
 import { logger } from "@/server/lib/logger";
 import type { PartialSnapshot } from "@/server/perf/k6/engine";
+import { snapshotProblem } from "@/server/perf/merge";
 import { type FinalReport, finishPart, markPartStarted, recordPartProgress } from "../perf/run-parts";
 import { queueOfTask } from "../perf/runner-queue";
 import { cancelParts, completePart, fetchPart, namespaceQueue, type PartJob, releasePart, runnerOnlyQueue } from "./queue";
@@ -115,13 +116,21 @@ async function ownPart(actor: Actor, runnerId: string, partId: string) {
   return part;
 }
 
+/** A report whose histograms do not decode would break the merge of the whole run: refused here. */
+function assertMergeable(snapshot: { metrics: PartialSnapshot["metrics"] } | undefined) {
+  const problem = snapshot && snapshotProblem(snapshot as PartialSnapshot);
+  if (problem) throw errors.validation(problem, [{ location: "body", field: "snapshot.metrics", message: problem }]);
+}
+
 export async function reportPartProgress(actor: Actor, runnerId: string, partId: string, input: PartProgressInput) {
   await ownPart(actor, runnerId, partId);
+  assertMergeable(input.snapshot as PartialSnapshot | undefined);
   return recordPartProgress(partId, { ...input, snapshot: input.snapshot as PartialSnapshot | undefined });
 }
 
 export async function finishRunnerPart(actor: Actor, runnerId: string, partId: string, input: PartFinishInput) {
   const part = await ownPart(actor, runnerId, partId);
+  assertMergeable(input.snapshot as PartialSnapshot | undefined);
   await finishPart(partId, { ...input, snapshot: input.snapshot as FinalReport["snapshot"] });
   if (part.jobId) {
     const result = await db().perfResult.findUnique({ where: { id: part.resultId }, select: { namespaceId: true, taskId: true } });

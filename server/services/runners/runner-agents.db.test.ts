@@ -223,6 +223,11 @@ describe("runner tasks, with runners that claim by hand", () => {
     // B's runner cannot report on A's part.
     expect((await call("POST", `/api/v1/runners/${b.id}/parts/${got.partId}/progress`, { token: tokenB, body: { seq: 1, points: [] } })).status).toBe(404);
     expect((await call("POST", `/api/v1/runners/${a.id}/parts/${got.partId}/progress`, { token: tokenA, body: { seq: 1, points: [] } })).body).toEqual({ stop: false });
+    // A histogram that does not decode would break the run's merge: refused, naming it.
+    const bogus = { metrics: { http_req_duration: { definition: { name: "http_req_duration", type: "trend", isTime: true }, all: { type: "trend", count: 1, sum: 1, min: 1, max: 1, histogram: "not a histogram" }, submetrics: {} } }, rootGroup: { name: "", path: "", groups: [], checks: [] }, errors: [], durationMs: 1 };
+    const refused = await call("POST", `/api/v1/runners/${a.id}/parts/${got.partId}/progress`, { token: tokenA, body: { seq: 2, points: [], snapshot: bogus } });
+    expect(refused.status).toBe(400);
+    expect(JSON.stringify(refused.body)).toContain("snapshot.metrics");
     expect((await call("POST", `/api/v1/runners/${a.id}/parts/${got.partId}/finish`, { token: tokenA, body: { status: "error", reason: "no engine here" } })).status).toBe(200);
     const done = await taskView(task.body.id);
     expect(done.body).toMatchObject({ status: "failed", runStatus: "error", error: "no engine here" });
