@@ -130,23 +130,29 @@ export async function runLoadTest(input: LoadRunInput): Promise<LoadRunResult> {
     }
   };
 
+  /** The engine's own waits (scenario start times, executor ticks): over early when the run stops. */
+  const sleep = (ms: number) =>
+    new Promise<void>((resolve) => {
+      if (stop.signal.aborted) return resolve();
+      const t = setTimeout(done, ms);
+      function done() {
+        clearTimeout(t);
+        stop.signal.removeEventListener("abort", done);
+        resolve();
+      }
+      stop.signal.addEventListener("abort", done, { once: true });
+    });
+  // A VU's sleep() waits in its own thread: the stop reaches it through its channel.
+  stop.signal.addEventListener("abort", () => {
+    for (const slot of slots.values()) slot.vu.stop();
+  });
+
   const host: VuHost = {
     async http(vuId, requests, expected) {
       const slot = slots.get(vuId);
       const scenario = slot?.scenario;
       return Promise.all(requests.map((r) => sendAndRecord(r, expected, scenario)));
     },
-    sleep: (ms) =>
-      new Promise<void>((resolve) => {
-        if (stop.signal.aborted) return resolve();
-        const t = setTimeout(done, ms);
-        function done() {
-          clearTimeout(t);
-          stop.signal.removeEventListener("abort", done);
-          resolve();
-        }
-        stop.signal.addEventListener("abort", done, { once: true });
-      }),
     shared(name, json) {
       if (json !== undefined && !shared.has(name)) shared.set(name, json);
       return shared.get(name);
@@ -219,6 +225,7 @@ export async function runLoadTest(input: LoadRunInput): Promise<LoadRunResult> {
   const baseEnv = input.env ?? {};
   // VU 0 reads the options, runs setup(), teardown() and handleSummary(), as k6's separate setup VU does.
   const initVu = await newVu(0, baseEnv);
+  stop.signal.addEventListener("abort", () => initVu.stop());
   let scenarios: Scenario[];
   let thresholds: Threshold[];
   let setupJson: string | undefined;
@@ -361,7 +368,7 @@ export async function runLoadTest(input: LoadRunInput): Promise<LoadRunResult> {
     takePoint();
 
     async function runScenario(s: Scenario, pool: VuSlot[]): Promise<void> {
-      if (s.startTimeMs > 0) await host.sleep(s.startTimeMs);
+      if (s.startTimeMs > 0) await sleep(s.startTimeMs);
       if (stop.signal.aborted) return;
       const begin = performance.now();
       const end = begin + scenarioLengthMs(s);
@@ -413,7 +420,7 @@ export async function runLoadTest(input: LoadRunInput): Promise<LoadRunResult> {
               if (active.size <= target) break;
               active.delete(slot);
             }
-            await host.sleep(50);
+            await sleep(50);
           }
           active.clear();
           await Promise.race([Promise.all(loops.values()), until(hardStop)]);
@@ -445,7 +452,7 @@ export async function runLoadTest(input: LoadRunInput): Promise<LoadRunResult> {
               } else registry.add("dropped_iterations", 1, { scenario: s.name });
             }
             const rate = rampAt(startRate, ramp, performance.now() - begin);
-            await host.sleep(rate > 0 ? Math.min(10, Math.max(1, s.timeUnitMs / rate / 2)) : 10);
+            await sleep(rate > 0 ? Math.min(10, Math.max(1, s.timeUnitMs / rate / 2)) : 10);
           }
           await Promise.race([Promise.all(inFlight), until(hardStop)]);
           break;
@@ -464,7 +471,7 @@ export async function runLoadTest(input: LoadRunInput): Promise<LoadRunResult> {
   }
 
   function until(at: number) {
-    return host.sleep(Math.max(0, at - performance.now()));
+    return sleep(Math.max(0, at - performance.now()));
   }
 
   // A stop by the caller keeps what was measured.

@@ -1,11 +1,13 @@
 // One k6 virtual user: an isolate of its own (memory-limited, its CPU per
 // iteration watched) holding the k6 modules and the user's script as an ES
-// module. The host side of its synchronous calls (HTTP, sleep, open,
-// SharedArray) is a VuHost, so the same VU runs in the web process or in a
-// runner agent.
+// module. The host side of its synchronous calls (HTTP, open, SharedArray) is
+// a VuHost, so the same VU runs in the web process, a worker thread or a
+// runner agent. Calls that wait for I/O go through the VU's channel
+// (channel-host.ts), which also carries the iteration tickets.
 import path from "node:path";
 import ivm from "isolated-vm";
 import { isolateBundle } from "@/server/lib/isolate-bundle";
+import { ChannelHost } from "./channel-host";
 import type { HostRequest, HostResponse } from "./isolate/http";
 import { moduleSource, SUPPORTED_MODULES, unsupportedModule } from "./modules";
 
@@ -23,8 +25,8 @@ export type { HostRequest, HostResponse };
 /** What a VU asks of the process it runs in. */
 export interface VuHost {
   http(vu: number, requests: HostRequest[], expected: ExpectedStatuses): Promise<HostResponse[]>;
-  /** Resolves after `ms`, or earlier when the run stops. */
-  sleep(ms: number): Promise<void>;
+  /** Not called: a VU's sleep() waits on its own thread (its channel ends it when the run stops). */
+  sleep?(ms: number): Promise<void>;
   /** SharedArray: the JSON of `name` when a VU made it already; `json` given stores it. */
   shared(name: string, json: string | undefined): string | undefined;
   /** open(): the file's text, or base64 of its bytes when `binary`. Throws when there is none. */
@@ -104,14 +106,15 @@ export class K6Vu {
   #expected: ExpectedStatuses = null;
   /** The isolate's iteration loop (isolate/entry.ts `loop`), started by the first iterate(). */
   #loop: Promise<void> | undefined;
-  /** The loop waits here for its next ticket. */
-  #ticketWaiter: ((ticket: string) => void) | undefined;
+  /** The loop is blocked on the channel for its next ticket. */
+  #waitingForTicket = false;
   #pendingTicket: string | undefined;
   #reportWaiter: { resolve: (r: IterationResult) => void; reject: (e: unknown) => void } | undefined;
   private constructor(
     readonly id: number,
     readonly isolate: ivm.Isolate,
     private readonly rt: { loop: ivm.Reference; lifecycle: ivm.Reference; setData: ivm.Reference; info: ivm.Reference },
+    private readonly channel: ChannelHost,
   ) {}
 
   get expected(): ExpectedStatuses {
@@ -128,13 +131,30 @@ export class K6Vu {
       const context = await isolate.createContext();
       const g = context.global;
       const host = opts.host;
-      await g.set("__k6_http", new ivm.Reference(async (json: string) => JSON.stringify(await host.http(opts.id, JSON.parse(json) as HostRequest[], (vu ? vu.#expected : null)))));
-      await g.set("__k6_sleep", new ivm.Reference((ms: number) => host.sleep(ms)));
+      const channel = new ChannelHost();
+      await g.set("__k6_channel", new ivm.ExternalCopy(channel.buffer).copyInto({ release: true }));
+      await g.set("__k6_take", new ivm.Reference(() => channel.take()));
+      // Every path answers: the VU's thread waits until it does.
+      await g.set(
+        "__k6_http",
+        new ivm.Reference((json: string) => {
+          let sent: Promise<HostResponse[]>;
+          try {
+            sent = host.http(opts.id, JSON.parse(json) as HostRequest[], vu ? vu.#expected : null);
+          } catch (e) {
+            sent = Promise.reject(e);
+          }
+          sent.then(
+            (res) => channel.answer(JSON.stringify(res)),
+            (e: unknown) => channel.answer((e as Error)?.message ?? String(e), true),
+          );
+        }),
+      );
       await g.set("__k6_shared", new ivm.Reference((name: string, json: string | undefined) => host.shared(name, json)));
       await g.set("__k6_open", new ivm.Reference((p: string, binary: boolean) => host.open(p, binary)));
       await g.set("__k6_log", new ivm.Reference((level: string, text: string) => host.log(opts.id, level, text)));
       await g.set("__k6_abort", new ivm.Reference((reason: string) => host.abort(reason)));
-      await g.set("__k6_next", new ivm.Reference((report: string) => (vu ? vu.#next(report) : "")));
+      await g.set("__k6_next", new ivm.Reference((report: string) => (vu ? vu.#next(report) : channel.answer(""))));
       await g.set(
         "__k6_expected",
         new ivm.Reference((json: string) => {
@@ -177,7 +197,7 @@ export class K6Vu {
       }
       const endInit = await fn("endInit");
       await endInit.apply(undefined, []);
-      vu = new K6Vu(opts.id, isolate, rt);
+      vu = new K6Vu(opts.id, isolate, rt, channel);
       vu.#expected = pendingExpected;
       return vu;
     } catch (e) {
@@ -200,11 +220,7 @@ export class K6Vu {
   iterate(exec: string, iter: number, iterationInTest: number, scenario: string): Promise<IterationResult> {
     return new Promise<IterationResult>((resolve, reject) => {
       this.#reportWaiter = { resolve, reject };
-      const ticket = JSON.stringify([exec, iter, iterationInTest, scenario]);
-      const waiter = this.#ticketWaiter;
-      this.#ticketWaiter = undefined;
-      if (waiter) waiter(ticket);
-      else this.#pendingTicket = ticket;
+      this.#hand(JSON.stringify([exec, iter, iterationInTest, scenario]));
       this.#loop ??= this.rt.loop.apply(undefined, [], { result: { promise: true } }).then(
         () => this.#failWaiting(new Error(`VU ${this.id}: its loop ended`)),
         (e: unknown) => this.#failWaiting(e),
@@ -212,8 +228,16 @@ export class K6Vu {
     });
   }
 
-  /** The loop's turn: the last iteration's result in, the next ticket out (or a promise of it). */
-  #next(report: string): string | Promise<string> {
+  /** The next ticket to the loop: now when it is waiting for one, else when it asks. "" ends the loop. */
+  #hand(ticket: string) {
+    if (this.#waitingForTicket) {
+      this.#waitingForTicket = false;
+      this.channel.answer(ticket);
+    } else this.#pendingTicket = ticket;
+  }
+
+  /** The loop's turn: the last iteration's result in, the next ticket out (now, or when iterate() hands one). */
+  #next(report: string): void {
     if (report) {
       const w = this.#reportWaiter;
       this.#reportWaiter = undefined;
@@ -222,10 +246,8 @@ export class K6Vu {
     if (this.#pendingTicket !== undefined) {
       const t = this.#pendingTicket;
       this.#pendingTicket = undefined;
-      return t;
-    }
-    if (this.isolate.isDisposed) return "";
-    return new Promise<string>((resolve) => (this.#ticketWaiter = resolve));
+      this.channel.answer(t);
+    } else this.#waitingForTicket = true;
   }
 
   /**
@@ -236,10 +258,7 @@ export class K6Vu {
   async #endLoop(): Promise<void> {
     const loop = this.#loop;
     if (!loop) return;
-    const waiter = this.#ticketWaiter;
-    this.#ticketWaiter = undefined;
-    if (waiter) waiter("");
-    else this.#pendingTicket = "";
+    this.#hand("");
     await loop;
     this.#loop = undefined;
     this.#pendingTicket = undefined;
@@ -263,10 +282,14 @@ export class K6Vu {
     return this.isolate.isDisposed ? 0 : Number(this.isolate.cpuTime) / 1e6;
   }
 
+  /** The run stopped: a sleep ends now, later ones at once. */
+  stop(): void {
+    this.channel.stop();
+  }
+
   dispose(): void {
-    const waiter = this.#ticketWaiter;
-    this.#ticketWaiter = undefined;
-    waiter?.("");
+    this.#hand("");
+    this.channel.stop();
     if (!this.isolate.isDisposed) this.isolate.dispose();
   }
 }

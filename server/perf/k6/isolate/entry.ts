@@ -1,17 +1,18 @@
 // Inside a VU's isolate: the k6 modules a script imports ('k6', 'k6/http',
 // 'k6/metrics', 'k6/data', 'k6/encoding', 'k6/execution') and the hooks the
-// host calls. k6 scripts are synchronous (`http.get` returns the response),
-// so HTTP and sleep are host calls through applySyncPromise: the isolate's
-// thread waits while the host's event loop does the I/O. Samples of checks
-// and custom metrics are gathered per iteration and handed back with its
-// result (one crossing per iteration, not one per sample); the host records
-// the HTTP metrics itself, as it times the requests.
+// host calls. k6 scripts are synchronous (`http.get` returns the response):
+// a call that waits for the host's I/O (HTTP, the next iteration's ticket)
+// posts its request to the host's thread and blocks this isolate's thread on
+// a shared channel until the host writes the answer there (channel.ts).
+// Samples of checks and custom metrics are gathered per iteration and handed
+// back with its result (one crossing per iteration, not one per sample); the
+// host records the HTTP metrics itself, as it times the requests.
+import { openChannel } from "./channel";
 import { b64decode, b64encode } from "./encoding";
 import { buildRequest, K6Response, type HostResponse, type RequestParams } from "./http";
 
 interface HostRef<A extends unknown[], R> {
   applySync(self: undefined, args: A, opts?: unknown): R;
-  applySyncPromise(self: undefined, args: A, opts?: unknown): R;
   applyIgnored(self: undefined, args: A, opts?: unknown): void;
 }
 
@@ -21,14 +22,14 @@ const take = <T>(name: string): T => {
   delete g[name];
   return v;
 };
-const hostHttp = take<HostRef<[string], string>>("__k6_http");
-const hostSleep = take<HostRef<[number], void>>("__k6_sleep");
+const hostHttp = take<HostRef<[string], void>>("__k6_http");
 const hostShared = take<HostRef<[string, string | undefined], string | undefined>>("__k6_shared");
 const hostOpen = take<HostRef<[string, boolean], string>>("__k6_open");
 const hostLog = take<HostRef<[string, string], void>>("__k6_log");
 const hostAbort = take<HostRef<[string], void>>("__k6_abort");
 const hostExpected = take<HostRef<[string], void>>("__k6_expected");
-const hostNext = take<HostRef<[string], string>>("__k6_next");
+const hostNext = take<HostRef<[string], void>>("__k6_next");
+const channel = openChannel(take<SharedArrayBuffer>("__k6_channel"), take<HostRef<[], string>>("__k6_take"));
 
 delete g.SharedArrayBuffer;
 delete g.WebAssembly;
@@ -116,7 +117,7 @@ function sleep(seconds: number) {
   if (state.inInit) throw new Error("sleep() can only be called inside a VU function, not in the init context");
   const ms = Number(seconds) * 1000;
   if (!(ms > 0)) return;
-  hostSleep.applySyncPromise(undefined, [ms]);
+  channel.sleep(ms);
 }
 
 function fail(message?: string): never {
@@ -148,7 +149,7 @@ function http(method: string, url: unknown, body: unknown, params: RequestParams
 }
 
 function send(requests: ReturnType<typeof buildRequest>[]) {
-  const out = JSON.parse(hostHttp.applySyncPromise(undefined, [JSON.stringify(requests)])) as HostResponse[];
+  const out = JSON.parse(channel.call(hostHttp, JSON.stringify(requests))) as HostResponse[];
   return out.map((r, i) => new K6Response(r, requests[i]));
 }
 
@@ -342,7 +343,7 @@ g.__k6rt = {
     const rt = g.__k6rt as { iterate(exec: string, iter: number, inTest: number, scenario: string): Promise<string> };
     let report = "";
     for (;;) {
-      const ticket = hostNext.applySyncPromise(undefined, [report]);
+      const ticket = channel.call(hostNext, report);
       if (!ticket) return;
       const [exec, iter, inTest, scenario] = JSON.parse(ticket) as [string, number, number, string];
       report = await rt.iterate(exec, iter, inTest, scenario);

@@ -1,0 +1,58 @@
+// The VU isolate's side of its channel to the host: a SharedArrayBuffer both
+// threads see. A call that must wait for the host's I/O posts its request
+// (an ignored, fire-and-forget host call) and blocks this isolate's thread in
+// Atomics.wait until the host writes the answer into the buffer; one wake-up
+// of this thread per call, where isolated-vm's applySyncPromise costs two,
+// and it works when the host is a worker thread (applySyncPromise keeps a
+// process-wide handle to the first thread's V8 and crashes in a second one).
+// sleep() waits on the same buffer, so the host can cut it short when the
+// run stops. The host's side is in ../channel-host.ts.
+
+/** Int32 slots of the header. */
+export const STATE = 0; // 0: waiting for the host; 1: an answer is in the buffer
+export const LENGTH = 1; // the answer's length in UTF-16 code units; -1: too big, ask for it with take()
+export const STOP = 2; // 1 once the run stops: sleeps end and do not start
+export const KIND = 3; // 0: the answer is the result; 1: it is an error message
+export const HEADER_BYTES = 16;
+export const CHANNEL_BYTES = 64 * 1024;
+
+interface PostRef {
+  applyIgnored(self: undefined, args: [string]): void;
+}
+
+interface TakeRef {
+  applySync(self: undefined, args: []): string;
+}
+
+/** String.fromCharCode takes its arguments on the stack: long answers are read in slices. */
+const SLICE = 8192;
+
+export function openChannel(buffer: SharedArrayBuffer, take: TakeRef) {
+  const header = new Int32Array(buffer, 0, 4);
+  const chars = new Uint16Array(buffer, HEADER_BYTES);
+
+  function read(): string {
+    const n = header[LENGTH];
+    if (n < 0) return take.applySync(undefined, []);
+    if (n <= SLICE) return String.fromCharCode.apply(null, chars.subarray(0, n) as unknown as number[]);
+    let s = "";
+    for (let i = 0; i < n; i += SLICE) s += String.fromCharCode.apply(null, chars.subarray(i, Math.min(n, i + SLICE)) as unknown as number[]);
+    return s;
+  }
+
+  return {
+    /** Sends `payload` to the host function `ref` and waits for its answer; the host's error is thrown here. */
+    call(ref: PostRef, payload: string): string {
+      Atomics.store(header, STATE, 0);
+      ref.applyIgnored(undefined, [payload]);
+      while (Atomics.load(header, STATE) === 0) Atomics.wait(header, STATE, 0);
+      const answer = read();
+      if (header[KIND] === 1) throw new Error(answer);
+      return answer;
+    },
+    sleep(ms: number): void {
+      if (Atomics.load(header, STOP) !== 0) return;
+      Atomics.wait(header, STOP, 0, ms);
+    },
+  };
+}
