@@ -85,6 +85,12 @@ interface Target {
   blocked?: string;
 }
 
+/** One request's bytes, for its data_sent/data_received samples (the client's totals count every request at once). */
+export interface SendMeter {
+  sent: number;
+  received: number;
+}
+
 class RequestAborted extends Error {
   override name = "AbortError";
 }
@@ -178,7 +184,7 @@ export class LoadHttpClient {
     });
   }
 
-  async send(req: HostRequest, signal?: AbortSignal): Promise<HostResponse> {
+  async send(req: HostRequest, signal?: AbortSignal, meter?: SendMeter): Promise<HostResponse> {
     let timeoutMs = DEFAULT_REQUEST_TIMEOUT_MS;
     if (req.timeout !== undefined) {
       try {
@@ -225,14 +231,16 @@ export class LoadHttpClient {
       }
       const hopStart = performance.now();
       const ex = await this.#exchange(target, method, headers, sendBody, timeoutMs, req.responseType !== "none", signal);
-      if (ex.error !== undefined) {
+      if (!ex.ok) {
         const c = classify(ex.error);
         const t = emptyTimings();
         t.duration = performance.now() - started;
         return failure(target.href, c.message, c.code, t);
       }
       const x = ex.exchange;
-      this.bytesSent += (sendBody?.length ?? 0) + target.path.length + 64 + headerBytes;
+      const sent = (sendBody?.length ?? 0) + target.path.length + 64 + headerBytes;
+      this.bytesSent += sent;
+      if (meter) meter.sent += sent;
       const out: Record<string, string> = {};
       let receivedHeaderBytes = 17;
       let location: string | undefined;
@@ -269,10 +277,12 @@ export class LoadHttpClient {
       if (req.responseType !== "none") {
         const buf = x.chunks.length === 1 ? x.chunks[0] : Buffer.concat(x.chunks);
         this.bytesReceived += buf.length;
+        if (meter) meter.received += buf.length;
         text = req.responseType === "binary" ? buf.toString("base64") : buf.toString("utf8");
       }
       const done = performance.now();
       this.bytesReceived += receivedHeaderBytes;
+      if (meter) meter.received += receivedHeaderBytes;
       const waiting = x.headersAt - hopStart;
       const receiving = done - x.headersAt;
       return {
@@ -291,15 +301,15 @@ export class LoadHttpClient {
     }
   }
 
-  #exchange(target: Target, method: string, headers: string[], body: Buffer | undefined, timeoutMs: number, keepBody: boolean, signal: AbortSignal | undefined): Promise<{ exchange: Exchange; error?: undefined } | { error: unknown }> {
+  #exchange(target: Target, method: string, headers: string[], body: Buffer | undefined, timeoutMs: number, keepBody: boolean, signal: AbortSignal | undefined): Promise<{ ok: true; exchange: Exchange } | { ok: false; error: unknown }> {
     return new Promise((resolve) => {
       let live: Set<Exchange> | undefined;
       const ex = new Exchange((x, err) => {
         live?.delete(x);
-        resolve(err === undefined ? { exchange: x } : { error: err });
+        resolve(err === undefined ? { ok: true, exchange: x } : { ok: false, error: err });
       }, keepBody);
       if (signal) {
-        if (signal.aborted) return resolve({ error: new RequestAborted("the run stopped") });
+        if (signal.aborted) return resolve({ ok: false, error: new RequestAborted("the run stopped") });
         live = this.#inFlight.get(signal);
         if (!live) {
           const set = new Set<Exchange>();
@@ -316,7 +326,7 @@ export class LoadHttpClient {
         this.#agent.dispatch({ origin: target.dialOrigin, path: target.path, method, headers, body, headersTimeout: timeoutMs, bodyTimeout: timeoutMs }, ex);
       } catch (e) {
         live?.delete(ex);
-        resolve({ error: e });
+        resolve({ ok: false, error: e });
       }
     });
   }

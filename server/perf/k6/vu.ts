@@ -6,7 +6,7 @@
 // (channel-host.ts), which also carries the iteration tickets.
 import path from "node:path";
 import ivm from "isolated-vm";
-import { isolateBundle } from "@/server/lib/isolate-bundle";
+import { type IsolateBundle, isolateBundle } from "@/server/lib/isolate-bundle";
 import { ChannelHost } from "./channel-host";
 import type { HostRequest, HostResponse } from "./isolate/http";
 import { moduleSource, SUPPORTED_MODULES, unsupportedModule } from "./modules";
@@ -14,11 +14,40 @@ import { moduleSource, SUPPORTED_MODULES, unsupportedModule } from "./modules";
 export const SCRIPT_FILENAME = "script.js";
 const RUNTIME_FILENAME = "k6-runtime.js";
 
-const runtime = isolateBundle({
-  entry: "server/perf/k6/isolate/entry.ts",
-  near: import.meta.dirname && path.join(import.meta.dirname, "isolate", "entry.ts"),
-  filename: RUNTIME_FILENAME,
-});
+/** Set in a worker thread's bundle (worker-pool.ts): the runtime's code, so the worker does not bundle it again. */
+declare const __K6_RUNTIME_CODE__: string | undefined;
+
+const runtime: IsolateBundle =
+  typeof __K6_RUNTIME_CODE__ === "string"
+    ? prebuiltRuntime(__K6_RUNTIME_CODE__)
+    : isolateBundle({
+        entry: "server/perf/k6/isolate/entry.ts",
+        near: import.meta.dirname && path.join(import.meta.dirname, "isolate", "entry.ts"),
+        filename: RUNTIME_FILENAME,
+      });
+
+/** The isolate runtime's code, for a worker thread's bundle. */
+export function runtimeCode(): Promise<string> {
+  return runtime.code();
+}
+
+/** The runtime from code already bundled, with V8's compile cache taken from the first isolate as isolateBundle does. */
+function prebuiltRuntime(code: string): IsolateBundle {
+  type Cached = ivm.Script & ivm.CachedDataResult & { cachedDataRejected?: boolean };
+  let cachedData: ivm.ExternalCopy<ArrayBuffer> | undefined;
+  return {
+    code: async () => code,
+    async compile(isolate) {
+      if (cachedData) {
+        const script = (await isolate.compileScript(code, { filename: RUNTIME_FILENAME, cachedData })) as Cached;
+        if (!script.cachedDataRejected) return script;
+      }
+      const script = (await isolate.compileScript(code, { filename: RUNTIME_FILENAME, produceCachedData: true })) as Cached;
+      if (script.cachedData) cachedData = script.cachedData;
+      return script;
+    },
+  };
+}
 
 export type { HostRequest, HostResponse };
 
@@ -80,6 +109,51 @@ export interface VuOptions {
   env: Record<string, string>;
   host: VuHost;
   memoryMb?: number;
+  /** The run's counters (see RunCounters); a VU of its own gets private ones. */
+  counters?: RunCounters;
+}
+
+/**
+ * Counters every VU of a run shares (across worker threads too): the next
+ * iterationInTest, and per shared-iterations scenario the iterations left.
+ */
+export class RunCounters {
+  readonly buffer: SharedArrayBuffer;
+  readonly #slots: Int32Array;
+  #nextShared = 1;
+  constructor(buffer?: SharedArrayBuffer, scenarios = 64) {
+    this.buffer = buffer ?? new SharedArrayBuffer(4 * (1 + scenarios));
+    this.#slots = new Int32Array(this.buffer);
+  }
+
+  nextIterationInTest(): number {
+    return Atomics.add(this.#slots, 0, 1);
+  }
+
+  /** A slot holding `n` iterations to share out; its index goes into leases. */
+  sharedIterations(n: number): number {
+    const index = this.#nextShared++;
+    if (index >= this.#slots.length) throw new Error("too many shared-iterations scenarios");
+    Atomics.store(this.#slots, index, n);
+    return index;
+  }
+
+  /** Takes one of the shared iterations; false when none is left. */
+  claim(index: number): boolean {
+    return Atomics.sub(this.#slots, index, 1) > 0;
+  }
+}
+
+/** What a VU runs: up to `count` iterations (-1: no limit) while the run goes on, the VU is active and `until` (epoch ms; 0: none) is ahead. */
+export interface Lease {
+  exec: string;
+  scenario: string;
+  iter: number;
+  iterationInTest: number;
+  until: number;
+  count: number;
+  /** A RunCounters.sharedIterations slot each further iteration claims from; -1: none. */
+  sharedIndex: number;
 }
 
 /**
@@ -110,6 +184,8 @@ export class K6Vu {
   #waitingForTicket = false;
   #pendingTicket: string | undefined;
   #reportWaiter: { resolve: (r: IterationResult) => void; reject: (e: unknown) => void } | undefined;
+  /** Results of a lease's iterations before its last. */
+  #onReport: ((r: IterationResult) => void) | undefined;
   private constructor(
     readonly id: number,
     readonly isolate: ivm.Isolate,
@@ -155,6 +231,8 @@ export class K6Vu {
       await g.set("__k6_log", new ivm.Reference((level: string, text: string) => host.log(opts.id, level, text)));
       await g.set("__k6_abort", new ivm.Reference((reason: string) => host.abort(reason)));
       await g.set("__k6_next", new ivm.Reference((report: string) => (vu ? vu.#next(report) : channel.answer(""))));
+      await g.set("__k6_report", new ivm.Reference((report: string) => vu && vu.#onReport?.(JSON.parse(report) as IterationResult)));
+      await g.set("__k6_counters", new ivm.ExternalCopy((opts.counters ?? new RunCounters()).buffer).copyInto({ release: true }));
       await g.set(
         "__k6_expected",
         new ivm.Reference((json: string) => {
@@ -218,9 +296,19 @@ export class K6Vu {
 
   /** One call of the scenario's function. A script exception is the result's `error`, not a throw. */
   iterate(exec: string, iter: number, iterationInTest: number, scenario: string): Promise<IterationResult> {
+    return this.lease({ exec, iter, iterationInTest, scenario, until: 0, count: 1, sharedIndex: -1 });
+  }
+
+  /**
+   * Runs the lease's iterations one after another without asking the host
+   * between them (isolate/entry.ts `loop`); `onReport` gets each result but
+   * the last as it comes, the promise the last one.
+   */
+  lease(lease: Lease, onReport?: (r: IterationResult) => void): Promise<IterationResult> {
     return new Promise<IterationResult>((resolve, reject) => {
       this.#reportWaiter = { resolve, reject };
-      this.#hand(JSON.stringify([exec, iter, iterationInTest, scenario]));
+      this.#onReport = onReport;
+      this.#hand(JSON.stringify([lease.exec, lease.iter, lease.iterationInTest, lease.scenario, lease.until, lease.count, lease.sharedIndex]));
       this.#loop ??= this.rt.loop.apply(undefined, [], { result: { promise: true } }).then(
         () => this.#failWaiting(new Error(`VU ${this.id}: its loop ended`)),
         (e: unknown) => this.#failWaiting(e),
@@ -241,6 +329,7 @@ export class K6Vu {
     if (report) {
       const w = this.#reportWaiter;
       this.#reportWaiter = undefined;
+      this.#onReport = undefined;
       w?.resolve(JSON.parse(report) as IterationResult);
     }
     if (this.#pendingTicket !== undefined) {
@@ -280,6 +369,11 @@ export class K6Vu {
   /** CPU the isolate has used, in milliseconds (the runaway watchdog reads it). */
   cpuMs(): number {
     return this.isolate.isDisposed ? 0 : Number(this.isolate.cpuTime) / 1e6;
+  }
+
+  /** Whether a lease may go on past the current iteration (ramping-vus turns a VU off with false). */
+  setActive(active: boolean): void {
+    this.channel.setActive(active);
   }
 
   /** The run stopped: a sleep ends now, later ones at once. */

@@ -6,14 +6,17 @@
 // and it works when the host is a worker thread (applySyncPromise keeps a
 // process-wide handle to the first thread's V8 and crashes in a second one).
 // sleep() waits on the same buffer, so the host can cut it short when the
-// run stops. The host's side is in ../channel-host.ts.
+// run stops, and the loop reads there whether it may start another iteration
+// of its lease without asking (see K6Vu.lease). The host's side is in
+// ../channel-host.ts.
 
 /** Int32 slots of the header. */
 export const STATE = 0; // 0: waiting for the host; 1: an answer is in the buffer
 export const LENGTH = 1; // the answer's length in UTF-16 code units; -1: too big, ask for it with take()
 export const STOP = 2; // 1 once the run stops: sleeps end and do not start
 export const KIND = 3; // 0: the answer is the result; 1: it is an error message
-export const HEADER_BYTES = 16;
+export const ACTIVE = 4; // 1 while the VU may go on with its lease; 0: end it after the current iteration (ramping down)
+export const HEADER_BYTES = 32;
 export const CHANNEL_BYTES = 64 * 1024;
 
 interface PostRef {
@@ -28,7 +31,7 @@ interface TakeRef {
 const SLICE = 8192;
 
 export function openChannel(buffer: SharedArrayBuffer, take: TakeRef) {
-  const header = new Int32Array(buffer, 0, 4);
+  const header = new Int32Array(buffer, 0, HEADER_BYTES / 4);
   const chars = new Uint16Array(buffer, HEADER_BYTES);
 
   function read(): string {
@@ -53,6 +56,10 @@ export function openChannel(buffer: SharedArrayBuffer, take: TakeRef) {
     sleep(ms: number): void {
       if (Atomics.load(header, STOP) !== 0) return;
       Atomics.wait(header, STOP, 0, ms);
+    },
+    /** Whether a lease may start another iteration: the run goes on, the VU is active and `until` (epoch ms, 0: none) is ahead. */
+    mayContinue(until: number): boolean {
+      return Atomics.load(header, STOP) === 0 && Atomics.load(header, ACTIVE) === 1 && (until === 0 || Date.now() < until);
     },
   };
 }

@@ -29,6 +29,9 @@ const hostLog = take<HostRef<[string, string], void>>("__k6_log");
 const hostAbort = take<HostRef<[string], void>>("__k6_abort");
 const hostExpected = take<HostRef<[string], void>>("__k6_expected");
 const hostNext = take<HostRef<[string], void>>("__k6_next");
+const hostReport = take<HostRef<[string], void>>("__k6_report");
+/** The run's counters, shared by every VU: [0] the next iterationInTest, [1…] shared-iterations left per scenario. */
+const counters = new Int32Array(take<SharedArrayBuffer>("__k6_counters"));
 const channel = openChannel(take<SharedArrayBuffer>("__k6_channel"), take<HostRef<[], string>>("__k6_take"));
 
 delete g.SharedArrayBuffer;
@@ -45,6 +48,8 @@ const state = {
   scenario: "default",
   iterationInTest: 0,
   inInit: true,
+  /** test.abort() was called: the lease ends with this iteration. */
+  testAborted: false,
   groupPath: [] as string[],
   samples: [] as Sample[],
   checks: new Map<string, [string[], string, number, number]>(),
@@ -242,6 +247,7 @@ const execution = {
   },
   test: {
     abort: (reason?: string) => {
+      state.testAborted = true;
       hostAbort.applyIgnored(undefined, [reason ?? "test aborted by the script"]);
       throw new AbortIteration(reason ?? "test aborted");
     },
@@ -333,11 +339,15 @@ g.__k6rt = {
     }
   },
   /**
-   * The VU's iterations, one after another, in one call from the host: each
-   * turn hands the previous iteration's result over and takes the next
-   * ticket ([exec, iter, iterationInTest, scenario]; "" ends the loop). One
-   * synchronous host call per iteration costs the host's thread far less than
-   * one asynchronous call into the isolate.
+   * The VU's iterations in one call from the host. Each turn hands the last
+   * result over and takes the next ticket: [exec, iter, iterationInTest,
+   * scenario, until, count, sharedIndex] ("" ends the loop). A ticket is a
+   * lease: up to `count` iterations (-1: no limit) while the run goes on, the
+   * VU is active and `until` (epoch ms) is ahead, each but the first claiming
+   * one of the scenario's shared iterations when `sharedIndex` ≥ 0; results
+   * within a lease go to the host without waiting for it. So a VU of
+   * constant-vus waits for the host only for its requests, not between
+   * iterations.
    */
   async loop(): Promise<void> {
     const rt = g.__k6rt as { iterate(exec: string, iter: number, inTest: number, scenario: string): Promise<string> };
@@ -345,8 +355,18 @@ g.__k6rt = {
     for (;;) {
       const ticket = channel.call(hostNext, report);
       if (!ticket) return;
-      const [exec, iter, inTest, scenario] = JSON.parse(ticket) as [string, number, number, string];
-      report = await rt.iterate(exec, iter, inTest, scenario);
+      const [exec, firstIter, firstInTest, scenario, until, count, sharedIndex] = JSON.parse(ticket) as [string, number, number, string, number, number, number];
+      let iter = firstIter;
+      let inTest = firstInTest;
+      for (let left = count; ; ) {
+        report = await rt.iterate(exec, iter, inTest, scenario);
+        left--;
+        if (left === 0 || state.testAborted || !channel.mayContinue(until)) break;
+        if (sharedIndex >= 0 && Atomics.sub(counters, sharedIndex, 1) <= 0) break;
+        hostReport.applyIgnored(undefined, [report]);
+        iter++;
+        inTest = Atomics.add(counters, 0, 1);
+      }
     }
   },
   /** setup() / teardown(data) / handleSummary(data): their result as JSON, or the error. */
