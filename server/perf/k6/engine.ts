@@ -309,7 +309,7 @@ export async function runLoadTest(input: LoadRunInput): Promise<LoadRunResult> {
     if (workers) for (const { outcome } of finished) for (const [m, c] of outcome.errors) noteError(m, c);
   } catch (e) {
     if (!(e instanceof SetupFailed)) {
-      cleanup();
+      await cleanup();
       throw e;
     }
   }
@@ -353,7 +353,7 @@ export async function runLoadTest(input: LoadRunInput): Promise<LoadRunResult> {
       handleSummary = Object.fromEntries(Object.entries(out ?? {}).map(([k, v]) => [k, typeof v === "string" ? v : JSON.stringify(v)]));
     }
   }
-  cleanup();
+  await cleanup();
   return {
     status,
     reason,
@@ -384,12 +384,12 @@ export async function runLoadTest(input: LoadRunInput): Promise<LoadRunResult> {
     return { registry: r, groups: g, errors: [...errs] };
   }
 
-  function cleanup() {
+  async function cleanup() {
     input.signal?.removeEventListener("abort", onOuterAbort);
     stopAll();
-    for (const p of parts) p.dispose();
-    home?.dispose();
     initVu?.dispose();
+    // home is parts[0] when the VUs ran in this thread.
+    await Promise.all([...parts.map((p) => p.dispose()), parts[0] instanceof LocalPart ? undefined : home?.dispose(), initVu?.settled()]);
   }
 
   function recordSamples(samples: [string, number, Tags][], tags: Tags) {

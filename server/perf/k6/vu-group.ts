@@ -226,11 +226,13 @@ export class VuGroup {
     return { failure: this.#failure, errors: [...this.#errors], logs: this.#logs };
   }
 
-  dispose(): void {
+  /** Ends every VU and the client; resolves when nothing of theirs is pending (a worker thread then ends cleanly). */
+  async dispose(): Promise<void> {
     clearInterval(this.#watchdog);
     this.#stop.abort();
     for (const s of this.#slots.values()) s.vu.dispose();
-    void this.#client.close();
+    await Promise.all([...this.#slots.values()].map((s) => s.vu.settled()));
+    await this.#client.close().catch(() => {});
   }
 
   // ------------------------------------------------------------ VUs

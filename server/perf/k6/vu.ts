@@ -386,4 +386,9 @@ export class K6Vu {
     this.channel.stop();
     if (!this.isolate.isDisposed) this.isolate.dispose();
   }
+
+  /** Resolves once the iteration loop's call into the isolate has come back (after dispose(): failed). */
+  async settled(): Promise<void> {
+    await this.#loop?.catch(() => {});
+  }
 }

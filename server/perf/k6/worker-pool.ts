@@ -9,12 +9,13 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
+import { newAggregate } from "../metrics";
 import { LoadInputError } from "./plan";
 import { maxVusOf, type Scenario, shareOf } from "./scenarios";
 import type { GroupConfig, GroupOutcome, GroupSnapshot, GroupTick, VuGroup } from "./vu-group";
 import { runtimeCode } from "./vu";
 
-export type ToWorker = { type: "prepare"; id: number } | { type: "run"; id: number; startAt: number } | { type: "tick"; id: number; snapshot: boolean } | { type: "stop" } | { type: "finish"; id: number };
+export type ToWorker = { type: "prepare"; id: number } | { type: "run"; id: number; startAt: number } | { type: "tick"; id: number; snapshot: boolean } | { type: "stop" } | { type: "finish"; id: number } | { type: "close" };
 
 export type FromWorker =
   | { type: "done"; id: number }
@@ -34,7 +35,8 @@ export interface RunPart {
   stop(): void;
   /** After run(): how it went, and all it measured (undefined when it shares the engine's registry). */
   finish(): Promise<{ outcome: GroupOutcome; snapshot?: GroupSnapshot }>;
-  dispose(): void;
+  /** Ends its VUs; resolves when they (and its thread) are gone. */
+  dispose(): Promise<void>;
 }
 
 /** The group in the engine's thread: its registry is the engine's own. */
@@ -56,7 +58,7 @@ export class LocalPart implements RunPart {
     return { outcome: this.group.outcome() };
   }
   dispose() {
-    this.group.dispose();
+    return this.group.dispose();
   }
 }
 
@@ -92,13 +94,21 @@ function workerCode(): Promise<string> {
   return bundle;
 }
 
-/** A group in a worker thread. A worker that dies fails what is pending and every later request. */
+/** How long a worker may take to end its VUs before it is terminated. */
+const CLOSE_TIMEOUT_MS = 10_000;
+
+/**
+ * A group in a worker thread. A worker that dies (it should not; a crash of
+ * the VU sandbox would do it) fails the run with the reason, and the run
+ * keeps what the worker reported last and what the other parts measure.
+ */
 export class WorkerPart implements RunPart {
   readonly #worker: Worker;
   readonly #pending = new Map<number, { resolve: (m: FromWorker) => void; reject: (e: Error) => void }>();
   #nextId = 1;
   #dead: Error | undefined;
   #disposed = false;
+  readonly #exited: Promise<void>;
 
   private constructor(code: string, config: GroupConfig, onAbort: (why: string) => void) {
     // Run from the repository root: the bundle's require() of packages resolves from there.
@@ -114,7 +124,12 @@ export class WorkerPart implements RunPart {
       } else waiter.resolve(m);
     });
     this.#worker.on("error", (e) => this.#die(e));
-    this.#worker.on("exit", (code) => this.#die(new Error(`a worker thread of the run exited (code ${code})`)));
+    this.#exited = new Promise((resolve) =>
+      this.#worker.once("exit", (code) => {
+        this.#die(new Error(`a worker thread of the run exited (code ${code})`));
+        resolve();
+      }),
+    );
   }
 
   static async start(config: GroupConfig, onAbort: (why: string) => void): Promise<WorkerPart> {
@@ -142,26 +157,41 @@ export class WorkerPart implements RunPart {
   }
 
   async run(startAt: number) {
-    await this.#request({ type: "run", startAt } as Omit<Extract<ToWorker, { type: "run" }>, "id">);
+    await this.#request({ type: "run", startAt } as Omit<Extract<ToWorker, { type: "run" }>, "id">).catch(() => {});
   }
 
   async tick(withSnapshot: boolean) {
-    const m = (await this.#request({ type: "tick", snapshot: withSnapshot } as Omit<Extract<ToWorker, { type: "tick" }>, "id">)) as Extract<FromWorker, { type: "tick" }>;
-    return { tick: m.tick, snapshot: m.snapshot };
+    try {
+      const m = (await this.#request({ type: "tick", snapshot: withSnapshot } as Omit<Extract<ToWorker, { type: "tick" }>, "id">)) as Extract<FromWorker, { type: "tick" }>;
+      return { tick: m.tick, snapshot: m.snapshot };
+    } catch {
+      return { tick: { vus: 0, vusMax: 0, requests: 0, failed: 0, iterations: 0, checksFailed: 0, dataSent: 0, dataReceived: 0, durations: newAggregate("trend").snapshot() } };
+    }
   }
 
   stop() {
     if (!this.#dead) this.#worker.postMessage({ type: "stop" } satisfies ToWorker);
   }
 
-  async finish() {
-    const m = (await this.#request({ type: "finish" })) as Extract<FromWorker, { type: "finished" }>;
-    return { outcome: m.outcome, snapshot: m.snapshot };
+  async finish(): Promise<{ outcome: GroupOutcome; snapshot?: GroupSnapshot }> {
+    try {
+      const m = (await this.#request({ type: "finish" })) as Extract<FromWorker, { type: "finished" }>;
+      return { outcome: m.outcome, snapshot: m.snapshot };
+    } catch (e) {
+      const why = `a worker thread of the run failed: ${(e as Error).message}`;
+      return { outcome: { failure: why, errors: [[why, 1]], logs: [] } };
+    }
   }
 
-  dispose() {
+  async dispose() {
+    if (this.#disposed) return this.#exited;
     this.#disposed = true;
-    void this.#worker.terminate();
+    for (const w of this.#pending.values()) w.reject(new Error("the run ended"));
+    this.#pending.clear();
+    this.#worker.postMessage({ type: "close" } satisfies ToWorker);
+    const late = setTimeout(() => void this.#worker.terminate(), CLOSE_TIMEOUT_MS);
+    await this.#exited;
+    clearTimeout(late);
   }
 }
 

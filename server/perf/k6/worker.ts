@@ -37,7 +37,10 @@ port.on("message", (m: ToWorker) => {
       break;
     case "finish":
       post({ type: "finished", id: m.id, outcome: group.outcome(), snapshot: group.snapshot() });
-      group.dispose();
+      break;
+    case "close":
+      // Not terminate(): isolated-vm aborts the process when a VU's call comes back into a terminating thread.
+      void group.dispose().finally(() => port.close());
       break;
   }
 });
