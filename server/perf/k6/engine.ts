@@ -37,8 +37,9 @@ export interface LoadRunInput {
   /** This runner's part when a task is split over several (VUs, iterations and rates divided). */
   segment?: Segment;
   /**
-   * Worker threads for the VUs (default: one per core, fewer for a small run:
-   * at least MIN_VUS_PER_WORKER VUs each). 1 runs every VU in this thread.
+   * Event loops for the VUs' requests: worker threads, or 1 for the engine's
+   * own thread (the default on one or two cores; see DEFAULT_WORKERS). A
+   * small run stays in the engine's thread whatever is asked.
    */
   workers?: number;
   /** Each second's point, as it is taken. */
@@ -95,12 +96,19 @@ export interface LoadRunResult {
 
 /** Below this many VUs per thread a worker costs more (its start, its own client) than it brings. */
 export const MIN_VUS_PER_WORKER = 8;
+/**
+ * One event loop per two cores: a loop sending requests keeps about as much
+ * CPU again busy in its VUs' isolate threads (their JavaScript, the thread
+ * hand-offs, V8's compilers), so on two cores one loop already fills both
+ * (measured in docs/decisions.md, "Load engine: worker threads").
+ */
+export const DEFAULT_WORKERS = Math.max(1, Math.floor(os.availableParallelism() / 2));
 const MAX_ERRORS_LISTED = 50;
 
 /** How many worker threads a run gets: 0 runs its VUs in the engine's thread. */
 function workersFor(requested: number | undefined, scenarios: Scenario[]): number {
   const vus = scenarios.reduce((n, s) => n + maxVusOf(s), 0);
-  const n = Math.min(requested ?? os.availableParallelism(), Math.floor(vus / MIN_VUS_PER_WORKER));
+  const n = Math.min(requested ?? DEFAULT_WORKERS, Math.floor(vus / MIN_VUS_PER_WORKER));
   return n >= 2 ? n : 0;
 }
 

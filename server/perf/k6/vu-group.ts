@@ -107,6 +107,7 @@ export class VuGroup {
   readonly #httpNeedsTags: boolean;
   readonly #scenarioTags = new Map<Scenario, Tags>();
 
+  /** `onAbort` gets the reason the run must stop now (a script called test.abort()). */
   constructor(config: GroupConfig, onAbort: (reason: string) => void, shared?: { registry: MetricRegistry; groups: GroupTree }) {
     this.#config = { ...config };
     this.#onAbort = onAbort;
@@ -257,7 +258,7 @@ export class VuGroup {
     log: (vu, level, text) => {
       if (this.#logs.length < (this.#config.limits?.maxLogLines ?? 1000)) this.#logs.push(`${level} [VU ${vu}] ${text.slice(0, 2000)}`);
     },
-    abort: (why) => this.#onAbort(why),
+    abort: (why) => this.#onAbort(`test.abort(): ${why}`),
   };
 
   async #makeSlot(s: Scenario): Promise<VuSlot> {
