@@ -12,7 +12,8 @@ import { type AggregateSnapshot, type Metric, MetricRegistry, newAggregate, type
 import { GroupTree, type GroupResult } from "../summary";
 import { LoadHttpClient, type SendMeter } from "./http-driver";
 import { LoadInputError } from "./plan";
-import { arrivalsUntil, maxVusOf, rampAt, type Scenario, scenarioLengthMs } from "./scenarios";
+import { type ExecutorContext, runScenario } from "./executors";
+import { maxVusOf, type Scenario } from "./scenarios";
 import { type ExpectedStatuses, type HostRequest, type HostResponse, type IterationResult, K6Vu, RunCounters, ScriptError, type ScriptInfo, type VuHost } from "./vu";
 
 const DEFAULT_ITERATION_CPU_MS = 30_000;
@@ -183,7 +184,16 @@ export class VuGroup {
       }
     }, 250);
     try {
-      await Promise.all(this.#config.scenarios.map((s) => this.#runScenario(s, this.#pools.get(s)!, zero)));
+      const context: ExecutorContext<VuSlot> = {
+        lease: (slot, s, count, until, sharedIndex) => this.#lease(slot, s, count, until, sharedIndex),
+        makeSlot: (s) => this.#makeSlot(s),
+        sleep: (ms) => this.#sleep(ms),
+        stopped: this.#stop.signal,
+        sharedSlot: (name) => this.#config.sharedSlots[name],
+        claim: (index) => this.#counters.claim(index),
+        dropped: (s) => this.registry.add("dropped_iterations", 1, { scenario: s.name }),
+      };
+      await Promise.all(this.#config.scenarios.map((s) => runScenario(s, this.#pools.get(s)!, zero, context)));
     } finally {
       clearInterval(this.#watchdog);
     }
@@ -318,8 +328,6 @@ export class VuGroup {
     return ran;
   }
 
-  // ------------------------------------------------------------ executors
-
   #sleep(ms: number): Promise<void> {
     const signal = this.#stop.signal;
     return new Promise<void>((resolve) => {
@@ -332,110 +340,6 @@ export class VuGroup {
       }
       signal.addEventListener("abort", done, { once: true });
     });
-  }
-
-  async #runScenario(s: Scenario, pool: VuSlot[], zero: number): Promise<void> {
-    const stopped = this.#stop.signal;
-    if (s.startTimeMs > 0) await this.#sleep(zero + s.startTimeMs - performance.now());
-    if (stopped.aborted) return;
-    const begin = performance.now();
-    const end = begin + scenarioLengthMs(s);
-    // The VUs compare Date.now() with it.
-    const until = performance.timeOrigin + end;
-    const hardStop = end + s.gracefulStopMs;
-    const running = () => !stopped.aborted && performance.now() < end;
-    const untilHardStop = () => this.#sleep(hardStop - performance.now());
-    switch (s.executor) {
-      case "constant-vus":
-        await Promise.all(
-          pool.map(async (slot) => {
-            while (running() && !slot.dead) await this.#lease(slot, s, -1, until, -1);
-          }),
-        );
-        break;
-      case "per-vu-iterations":
-        await Promise.all(
-          pool.map(async (slot) => {
-            let done = 0;
-            while (done < s.iterations && running() && !slot.dead) done += await this.#lease(slot, s, s.iterations - done, until, -1);
-          }),
-        );
-        break;
-      case "shared-iterations": {
-        const slotIndex = this.#config.sharedSlots[s.name];
-        await Promise.all(
-          pool.map(async (slot) => {
-            while (running() && !slot.dead && this.#counters.claim(slotIndex)) await this.#lease(slot, s, -1, until, slotIndex);
-          }),
-        );
-        break;
-      }
-      case "ramping-vus": {
-        const active = new Set<VuSlot>();
-        const loops = new Map<VuSlot, Promise<void>>();
-        while (running()) {
-          const target = Math.round(rampAt(s.startVUs, s.stages, performance.now() - begin));
-          for (const slot of pool) {
-            if (active.size >= target) break;
-            if (active.has(slot) || slot.dead || loops.has(slot)) continue;
-            active.add(slot);
-            slot.vu.setActive(true);
-            const loop = (async () => {
-              while (active.has(slot) && running() && !slot.dead) await this.#lease(slot, s, -1, until, -1);
-            })();
-            loops.set(slot, loop);
-            void loop.finally(() => loops.delete(slot));
-          }
-          // Ramping down: the newest VUs stop after their current iteration (gracefulRampDown).
-          for (const slot of [...active].reverse()) {
-            if (active.size <= target) break;
-            active.delete(slot);
-            slot.vu.setActive(false);
-          }
-          await this.#sleep(50);
-        }
-        for (const slot of active) slot.vu.setActive(false);
-        active.clear();
-        await Promise.race([Promise.all(loops.values()), untilHardStop()]);
-        break;
-      }
-      case "constant-arrival-rate":
-      case "ramping-arrival-rate": {
-        const ramp = s.executor === "ramping-arrival-rate" ? s.stages : [{ durationMs: s.durationMs, target: s.rate }];
-        const startRate = s.executor === "ramping-arrival-rate" ? s.startRate : s.rate;
-        const inFlight = new Set<Promise<unknown>>();
-        const track = (p: Promise<unknown>) => {
-          inFlight.add(p);
-          void p.finally(() => inFlight.delete(p));
-        };
-        let started = 0;
-        let growing = 0;
-        while (running()) {
-          const due = Math.floor(arrivalsUntil(startRate, ramp, s.timeUnitMs, performance.now() - begin) + 1e-9);
-          while (started < due) {
-            started++;
-            const free = pool.find((x) => !x.busy && !x.dead);
-            if (free) {
-              free.busy = true;
-              track(this.#lease(free, s, 1, 0, -1));
-            } else if (pool.length + growing < s.maxVUs) {
-              growing++;
-              track(
-                this.#makeSlot(s).then((slot) => {
-                  growing--;
-                  pool.push(slot);
-                  return this.#lease(slot, s, 1, 0, -1);
-                }),
-              );
-            } else this.registry.add("dropped_iterations", 1, { scenario: s.name });
-          }
-          const rate = rampAt(startRate, ramp, performance.now() - begin);
-          await this.#sleep(rate > 0 ? Math.min(10, Math.max(1, s.timeUnitMs / rate / 2)) : 10);
-        }
-        await Promise.race([Promise.all(inFlight), untilHardStop()]);
-        break;
-      }
-    }
   }
 
   // ------------------------------------------------------------ recording
