@@ -201,7 +201,7 @@ export async function runLoadTest(input: LoadRunInput): Promise<LoadRunResult> {
     const watches = thresholds.filter((t) => Object.keys(t.tags).length).map((t) => ({ metric: t.metric, key: t.key, tags: t.tags }));
     for (const w of watches) registry.get(w.metric)?.watch(w.key, w.tags);
     const scenarios = input.segment ? segmentScenarios(plan.scenarios, input.segment) : plan.scenarios;
-    const counters = new RunCounters();
+    const counters = new RunCounters(undefined, scenarios.length);
     const sharedSlots: Record<string, number> = {};
     for (const s of scenarios) if (s.executor === "shared-iterations") sharedSlots[s.name] = counters.sharedIterations(s.iterations);
     const workers = workersFor(input.workers, scenarios);

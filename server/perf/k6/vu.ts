@@ -121,7 +121,8 @@ export class RunCounters {
   readonly buffer: SharedArrayBuffer;
   readonly #slots: Int32Array;
   #nextShared = 1;
-  constructor(buffer?: SharedArrayBuffer, scenarios = 64) {
+  /** `scenarios`: how many shared-iterations slots a new buffer has room for. */
+  constructor(buffer?: SharedArrayBuffer, scenarios = 0) {
     this.buffer = buffer ?? new SharedArrayBuffer(4 * (1 + scenarios));
     this.#slots = new Int32Array(this.buffer);
   }
