@@ -4,7 +4,8 @@
 // gRPC unary against a plain grpc-js server (G1), and its RabbitMQ
 // request→reply against a plain amqplib echo consumer (Q1), and its Kafka
 // produce→reply against a plain kafkajs echo consumer on kcat's mock cluster (Q2),
-// and the API tester's collection runner against the W1 stub (T1). Prints req/s as the median
+// and the API tester's collection runner against the W1 stub (T1), and the k6
+// load engine against autocannon on a raw node:http server (P1). Prints req/s as the median
 // (min–max) of interleaved rounds, p50/p99 latency, the ratio to raw, peak RSS
 // of the server, and the time to batch-create 10,000 mocks. Not a test: no assertions.
 import { spawn, spawnSync } from "node:child_process";
@@ -24,6 +25,7 @@ import { benchQ1 } from "./rabbitmq";
 import { installPeers, startMockoon, startWireMock, type Peer } from "./peers";
 import { benchQ2, benchQ2Alone } from "./kafka";
 import { benchT1 } from "./tester/t1";
+import { benchP1 } from "./perf/p1";
 import { CONNECTIONS, cpuSeconds, DURATION, freePort, median, ROUNDS_USED, rpsText, startRunner, summarise, troubleText, waitForLine, type Api, type Measured, type Summary } from "./common";
 
 const root = process.cwd();
@@ -235,6 +237,11 @@ async function main() {
     console.log(await benchQ2Alone({ serverUrl: process.env.DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres", seconds: DURATION, rounds: ROUNDS_USED }));
     process.exit(0);
   }
+  // Nor does P1 (the load engine against a raw server of its own).
+  if (process.env.BENCH_ONLY === "P1") {
+    console.log(await benchP1(DURATION, ROUNDS_USED));
+    return;
+  }
   if (buildIsStale(root)) {
     console.log("building (next build)…");
     if (spawnSync(process.execPath, [path.join(root, "node_modules/next/dist/bin/next"), "build"], { stdio: "inherit" }).status !== 0) throw new Error("build failed");
@@ -406,7 +413,13 @@ async function main() {
     rows.push(t1);
     console.log(t1);
   }
-  console.log("\nworkload               ours                                  | raw node (G1: plain grpc-js; Q1: plain amqplib; Q2: plain kafkajs) | ours/raw");
+  if (!only || only.includes("P1")) {
+    // The k6 engine in this process (and its threads) against autocannon, both on a raw server of P1's own.
+    const p1 = await benchP1(DURATION, ROUNDS_USED);
+    rows.push(p1);
+    console.log(p1);
+  }
+  console.log("\nworkload               ours                                  | raw node (G1: plain grpc-js; Q1: plain amqplib; Q2: plain kafkajs; P1: autocannon) | ours/raw");
   for (const r of rows) console.log(r);
   if (peerRows.length) {
     console.log("\nworkload               peer        req/s   p99       | ours / peer");

@@ -5,17 +5,23 @@
 // k6's end-of-test summary plus the per-second series for charts and a
 // metrics snapshot another runner's result can be merged with. Pure of the
 // database: the web process and the runner agents both call runLoadTest.
-import { setMaxListeners } from "node:events";
+//
+// This file is the conductor: VU 0 (options, setup, teardown, handleSummary),
+// the clock, the thresholds and the result. The VUs run in parts (VuGroup):
+// one in this thread for a small run, one per worker thread for a large one
+// (worker-pool.ts), whose measurements are merged every second.
+import os from "node:os";
 import type { PrivatePolicy } from "@/server/lib/ssrf";
-import { MetricRegistry, newAggregate, type Tags } from "../metrics";
+import { type Aggregate, MetricRegistry, newAggregate, type Tags } from "../metrics";
 import { buildSummary, evaluateThresholds, type GroupResult, GroupTree, summaryText, type SummaryData } from "../summary";
 import type { Threshold } from "../thresholds";
-import { LoadHttpClient } from "./http-driver";
 import { LoadInputError, planFrom } from "./plan";
-import { arrivalsUntil, maxVusOf, rampAt, type Scenario, scenarioLengthMs, type Segment, segmentScenarios } from "./scenarios";
+import { maxVusOf, type Scenario, type Segment, segmentScenarios } from "./scenarios";
+import { type GroupConfig, type GroupSnapshot, VuGroup } from "./vu-group";
+import { checkScript, K6Vu, RunCounters, ScriptError, type VuHost } from "./vu";
+import { LocalPart, type RunPart, splitScenarios, WorkerPart } from "./worker-pool";
 
 export { LoadInputError };
-import { checkScript, type ExpectedStatuses, type HostRequest, type HostResponse, K6Vu, ScriptError, type VuHost } from "./vu";
 
 export interface LoadRunInput {
   source: string;
@@ -30,6 +36,12 @@ export interface LoadRunInput {
   signal?: AbortSignal;
   /** This runner's part when a task is split over several (VUs, iterations and rates divided). */
   segment?: Segment;
+  /**
+   * Event loops for the VUs' requests: worker threads, or 1 for the engine's
+   * own thread (the default on one or two cores; see DEFAULT_WORKERS). A
+   * small run stays in the engine's thread whatever is asked.
+   */
+  workers?: number;
   /** Each second's point, as it is taken. */
   onProgress?: (point: SeriesPoint, live: LiveThreshold[], snapshot: () => PartialSnapshot) => void;
 }
@@ -82,16 +94,22 @@ export interface LoadRunResult {
   metrics: ReturnType<MetricRegistry["snapshot"]>;
 }
 
-const DEFAULT_ITERATION_CPU_MS = 30_000;
+/** Below this many VUs per thread a worker costs more (its start, its own client) than it brings. */
+export const MIN_VUS_PER_WORKER = 8;
+/**
+ * One event loop per two cores: a loop sending requests keeps about as much
+ * CPU again busy in its VUs' isolate threads (their JavaScript, the thread
+ * hand-offs, V8's compilers), so on two cores one loop already fills both
+ * (measured in docs/decisions.md, "Load engine: worker threads").
+ */
+export const DEFAULT_WORKERS = Math.max(1, Math.floor(os.availableParallelism() / 2));
 const MAX_ERRORS_LISTED = 50;
 
-interface VuSlot {
-  vu: K6Vu;
-  busy: boolean;
-  dead: boolean;
-  iterations: number;
-  cpuAtStart: number;
-  scenario?: Scenario;
+/** How many worker threads a run gets: 0 runs its VUs in the engine's thread. */
+function workersFor(requested: number | undefined, scenarios: Scenario[]): number {
+  const vus = scenarios.reduce((n, s) => n + maxVusOf(s), 0);
+  const n = Math.min(requested ?? DEFAULT_WORKERS, Math.floor(vus / MIN_VUS_PER_WORKER));
+  return n >= 2 ? n : 0;
 }
 
 export async function runLoadTest(input: LoadRunInput): Promise<LoadRunResult> {
@@ -100,30 +118,23 @@ export async function runLoadTest(input: LoadRunInput): Promise<LoadRunResult> {
 
   const started = performance.now();
   const elapsed = () => performance.now() - started;
-  const stop = new AbortController();
-  // Every in-flight request and sleep listens to it: as many as there are VUs.
-  setMaxListeners(0, stop.signal);
-  const onOuterAbort = () => stop.abort();
-  input.signal?.addEventListener("abort", onOuterAbort);
-  // A stop that came while the script was being checked.
-  if (input.signal?.aborted) stop.abort();
-  // Made once the options are read (their `hosts` and `insecureSkipTLSVerify` configure it).
-  let client = new LoadHttpClient({ privatePolicy: input.privatePolicy });
   const registry = new MetricRegistry();
   const groups = new GroupTree();
   const errors = new Map<string, number>();
   const logs: string[] = [];
   const maxLogLines = input.limits?.maxLogLines ?? 1000;
   const shared = new Map<string, string>();
-  const slots = new Map<number, VuSlot>();
   let status: LoadRunStatus = "passed";
   let reason: string | undefined;
   let aborted = false;
-  const second = { agg: newAggregate("trend"), requests: 0, failed: 0, iterations: 0, checksFailed: 0 };
-  const totals = { requests: 0, failed: 0, iterations: 0, checksFailed: 0 };
+  let stopped = false;
+  /** The part in this thread: all VUs, or none but VU 0's requests when the VUs run in workers. */
+  let home: VuGroup | undefined;
+  let parts: RunPart[] = [];
+  let initVu: K6Vu | undefined;
 
-  const noteError = (message: string) => {
-    if (errors.size < MAX_ERRORS_LISTED || errors.has(message)) errors.set(message, (errors.get(message) ?? 0) + 1);
+  const noteError = (message: string, count = 1) => {
+    if (errors.size < MAX_ERRORS_LISTED || errors.has(message)) errors.set(message, (errors.get(message) ?? 0) + count);
   };
   const fail = (why: string) => {
     if (status === "passed") {
@@ -131,24 +142,28 @@ export async function runLoadTest(input: LoadRunInput): Promise<LoadRunResult> {
       reason = why;
     }
   };
+  const stopAll = () => {
+    if (stopped) return;
+    stopped = true;
+    initVu?.stop();
+    home?.stop();
+    for (const p of parts) p.stop();
+  };
+  const abortRun = (why: string) => {
+    if (aborted) return;
+    aborted = true;
+    status = "aborted";
+    reason = why;
+    stopAll();
+  };
+  const onOuterAbort = () => stopAll();
+  input.signal?.addEventListener("abort", onOuterAbort);
+  // A stop that came while the script was being checked.
+  if (input.signal?.aborted) stopAll();
 
-  const host: VuHost = {
-    async http(vuId, requests, expected) {
-      const slot = slots.get(vuId);
-      const scenario = slot?.scenario;
-      return Promise.all(requests.map((r) => sendAndRecord(r, expected, scenario)));
-    },
-    sleep: (ms) =>
-      new Promise<void>((resolve) => {
-        if (stop.signal.aborted) return resolve();
-        const t = setTimeout(done, ms);
-        function done() {
-          clearTimeout(t);
-          stop.signal.removeEventListener("abort", done);
-          resolve();
-        }
-        stop.signal.addEventListener("abort", done, { once: true });
-      }),
+  // VU 0 reads the options, runs setup(), teardown() and handleSummary(), as k6's separate setup VU does.
+  const initHost: VuHost = {
+    http: (vu, requests, expected) => (home ? home.host.http(vu, requests, expected) : Promise.reject(new Error("http is not available in the init context"))),
     shared(name, json) {
       if (json !== undefined && !shared.has(name)) shared.set(name, json);
       return shared.get(name);
@@ -162,88 +177,52 @@ export async function runLoadTest(input: LoadRunInput): Promise<LoadRunResult> {
     log(vu, level, text) {
       if (logs.length < maxLogLines) logs.push(`${level} [VU ${vu}] ${text.slice(0, 2000)}`);
     },
-    abort(why) {
-      aborted = true;
-      status = "aborted";
-      reason = `test.abort(): ${why}`;
-      stop.abort();
-    },
+    abort: (why) => abortRun(`test.abort(): ${why}`),
   };
-
-  async function sendAndRecord(req: HostRequest, expected: ExpectedStatuses, scenario: Scenario | undefined): Promise<HostResponse> {
-    const sentBefore = client.bytesSent;
-    const receivedBefore = client.bytesReceived;
-    const res = await client.send(req, stop.signal);
-    const isExpected = expected ? expected.some((x) => (typeof x === "number" ? res.status === x : res.status >= x.min && res.status <= x.max)) : res.status >= 200 && res.status < 400;
-    const tags: Tags = {
-      method: req.method,
-      url: req.tags.name ?? req.url,
-      name: req.tags.name ?? req.url,
-      status: String(res.status),
-      expected_response: String(isExpected),
-      proto: res.proto,
-      scenario: scenario?.name ?? "default",
-      ...(scenario?.tags ?? {}),
-      ...req.tags,
-    };
-    if (res.errorCode) tags.error_code = String(res.errorCode);
-    const t = res.timings;
-    registry.add("http_reqs", 1, tags);
-    registry.add("http_req_duration", t.duration, tags);
-    registry.add("http_req_blocked", t.blocked, tags);
-    registry.add("http_req_connecting", t.connecting, tags);
-    registry.add("http_req_tls_handshaking", t.tls_handshaking, tags);
-    registry.add("http_req_sending", t.sending, tags);
-    registry.add("http_req_waiting", t.waiting, tags);
-    registry.add("http_req_receiving", t.receiving, tags);
-    registry.add("http_req_failed", isExpected ? 0 : 1, tags);
-    registry.add("data_sent", client.bytesSent - sentBefore, tags);
-    registry.add("data_received", client.bytesReceived - receivedBefore, tags);
-    second.agg.add(t.duration);
-    second.requests++;
-    totals.requests++;
-    if (!isExpected) {
-      second.failed++;
-      totals.failed++;
-    }
-    return res;
+  try {
+    initVu = await K6Vu.create({ id: 0, source: input.source, env: input.env ?? {}, host: initHost, memoryMb: input.limits?.memoryMb });
+  } catch (e) {
+    input.signal?.removeEventListener("abort", onOuterAbort);
+    if (e instanceof ScriptError) throw new LoadInputError(e.message, { field: "script", line: e.problem.line, column: e.problem.column, module: e.problem.module });
+    throw e;
   }
 
-  const newVu = async (id: number, env: Record<string, string>) => {
-    try {
-      return await K6Vu.create({ id, source: input.source, env, host, memoryMb: input.limits?.memoryMb });
-    } catch (e) {
-      if (e instanceof ScriptError) throw new LoadInputError(e.message, { field: "script", line: e.problem.line, column: e.problem.column, module: e.problem.module });
-      throw e;
-    }
-  };
-
-  const baseEnv = input.env ?? {};
-  // VU 0 reads the options, runs setup(), teardown() and handleSummary(), as k6's separate setup VU does.
-  const initVu = await newVu(0, baseEnv);
-  let scenarios: Scenario[];
-  let thresholds: Threshold[];
+  let thresholds: Threshold[] = [];
   let setupJson: string | undefined;
   const series: SeriesPoint[] = [];
   let live: LiveThreshold[] = [];
-  let ticker: NodeJS.Timeout | undefined;
-  let watchdog: NodeJS.Timeout | undefined;
+  /** The latest snapshot of each worker part (the engine's thread records into `registry` itself). */
+  const partSnapshots: (GroupSnapshot | undefined)[] = [];
+  const totals = { requests: 0 };
+  let info: Awaited<ReturnType<K6Vu["info"]>> = { options: {}, functions: [], metrics: {} };
   try {
-    const info = await initVu.info();
+    info = await initVu.info();
     const plan = planFrom(info, input.options, registry);
     const options = plan.options;
-    if (options.hosts || options.insecureSkipTLSVerify || options.maxRedirects !== undefined) {
-      void client.close();
-      client = new LoadHttpClient({
-        privatePolicy: input.privatePolicy,
-        hosts: options.hosts as Record<string, string> | undefined,
-        insecureSkipTLSVerify: options.insecureSkipTLSVerify === true,
-        maxRedirects: options.maxRedirects as number | undefined,
-      });
-    }
-    scenarios = input.segment ? segmentScenarios(plan.scenarios, input.segment) : plan.scenarios;
     thresholds = plan.thresholds;
-    for (const t of thresholds) if (Object.keys(t.tags).length) registry.get(t.metric)?.watch(t.key, t.tags);
+    const watches = thresholds.filter((t) => Object.keys(t.tags).length).map((t) => ({ metric: t.metric, key: t.key, tags: t.tags }));
+    for (const w of watches) registry.get(w.metric)?.watch(w.key, w.tags);
+    const scenarios = input.segment ? segmentScenarios(plan.scenarios, input.segment) : plan.scenarios;
+    const counters = new RunCounters(undefined, scenarios.length);
+    const sharedSlots: Record<string, number> = {};
+    for (const s of scenarios) if (s.executor === "shared-iterations") sharedSlots[s.name] = counters.sharedIterations(s.iterations);
+    const workers = workersFor(input.workers, scenarios);
+    const base: Omit<GroupConfig, "scenarios" | "firstVuId"> = {
+      source: input.source,
+      env: input.env ?? {},
+      files: input.files,
+      binaryFiles: input.binaryFiles,
+      privatePolicy: input.privatePolicy,
+      limits: input.limits,
+      client: { hosts: options.hosts as Record<string, string> | undefined, insecureSkipTLSVerify: options.insecureSkipTLSVerify === true, maxRedirects: options.maxRedirects as number | undefined },
+      // The SharedArrays VU 0's init code made: the VUs find them instead of making their own.
+      shared: Object.fromEntries(shared),
+      metrics: info.metrics,
+      watches,
+      counters: counters.buffer,
+      sharedSlots,
+    };
+    home = new VuGroup({ ...base, scenarios: workers ? [] : scenarios, firstVuId: 1 }, abortRun, { registry, groups });
 
     if (info.functions.includes("setup")) {
       const r = await initVu.lifecycle("setup", undefined);
@@ -256,217 +235,93 @@ export async function runLoadTest(input: LoadRunInput): Promise<LoadRunResult> {
       }
       setupJson = r.value;
     }
+    home.useSetupData(setupJson);
 
-    // The VUs every scenario may hold, made before the clock starts (k6's "init VUs"); arrival-rate extras on demand.
-    let nextId = 1;
-    const pools = new Map<Scenario, VuSlot[]>();
-    for (const s of scenarios) {
-      const initial = s.executor === "constant-arrival-rate" || s.executor === "ramping-arrival-rate" ? s.preAllocatedVUs : maxVusOf(s);
-      const pool: VuSlot[] = [];
-      for (let i = 0; i < initial; i++) pool.push(await makeSlot(nextId++, s));
-      pools.set(s, pool);
-    }
+    if (workers) {
+      const shares = splitScenarios(scenarios, workers);
+      let firstVuId = 1;
+      parts = await Promise.all(
+        shares.map((share) => {
+          const config: GroupConfig = { ...base, setupJson, scenarios: share, firstVuId };
+          firstVuId += share.reduce((n, s) => n + maxVusOf(s), 0);
+          return WorkerPart.start(config, abortRun);
+        }),
+      );
+      if (stopped) for (const p of parts) p.stop();
+    } else parts = [new LocalPart(home)];
+    await Promise.all(parts.map((p) => p.prepare()));
 
-    async function makeSlot(id: number, s: Scenario): Promise<VuSlot> {
-      const vu = await newVu(id, { ...baseEnv, ...s.env });
-      await vu.setData(setupJson);
-      const slot: VuSlot = { vu, busy: false, dead: false, iterations: 0, cpuAtStart: 0, scenario: s };
-      slots.set(id, slot);
-      return slot;
-    }
-
-    let iterationInTest = 0;
-    async function iterate(slot: VuSlot, s: Scenario): Promise<void> {
-      if (slot.dead) return;
-      slot.busy = true;
-      slot.cpuAtStart = slot.vu.cpuMs();
-      const t0 = performance.now();
-      const iter = slot.iterations++;
-      const tags: Tags = { scenario: s.name, ...s.tags };
-      try {
-        const r = await slot.vu.iterate(s.exec, iter, iterationInTest++, s.name);
-        recordSamples(r.samples, tags);
-        recordChecks(r.checks);
-        if (r.error && !r.aborted) {
-          noteError(r.error);
-          fail(`an iteration threw: ${r.error.split("\n")[0]}`);
-        }
-      } catch (e) {
-        slot.dead = true;
-        const why = slot.vu.isolate.isDisposed && killedForCpu.has(slot) ? `iteration exceeded its CPU limit (${(input.limits?.iterationCpuMs ?? DEFAULT_ITERATION_CPU_MS) / 1000}s); VU ${slot.vu.id} was stopped` : `VU ${slot.vu.id} stopped: ${(e as Error)?.message ?? e}`;
-        noteError(why);
-        fail(why);
-        slot.vu.dispose();
-        return;
-      } finally {
-        slot.busy = false;
-      }
-      registry.add("iterations", 1, tags);
-      registry.add("iteration_duration", performance.now() - t0, tags);
-      second.iterations++;
-      totals.iterations++;
-    }
-
-    const killedForCpu = new Set<VuSlot>();
-    const cpuLimit = input.limits?.iterationCpuMs ?? DEFAULT_ITERATION_CPU_MS;
-    watchdog = setInterval(() => {
-      for (const slot of slots.values()) {
-        if (slot.busy && !slot.dead && slot.vu.cpuMs() - slot.cpuAtStart > cpuLimit) {
-          killedForCpu.add(slot);
-          slot.vu.dispose();
-        }
-      }
-    }, 250);
-
-    const activeVus = () => [...slots.values()].filter((s) => s.busy).length;
-    let lastSent = 0;
-    let lastReceived = 0;
-    const takePoint = () => {
+    // Snapshots of the workers' registries are needed every second only for what reads the whole so far.
+    const wantSnapshots = workers > 0 && (thresholds.length > 0 || !!input.onProgress);
+    const takePoint = async () => {
+      const reports = await Promise.all(parts.map((p) => p.tick(wantSnapshots)));
       const t = Math.round(elapsed() / 100) / 10;
-      const v = second.agg.values(0);
-      const vus = activeVus();
-      registry.add("vus", vus, {});
-      registry.add("vus_max", slots.size, {});
-      const point: SeriesPoint = {
-        t,
-        vus,
-        requests: totals.requests,
-        rps: second.requests,
-        failed: second.failed,
-        avgMs: v.avg ?? 0,
-        p95Ms: v.percentile?.(95) ?? 0,
-        iterations: second.iterations,
-        checksFailed: second.checksFailed,
-        dataReceived: client.bytesReceived - lastReceived,
-        dataSent: client.bytesSent - lastSent,
-      };
-      lastSent = client.bytesSent;
-      lastReceived = client.bytesReceived;
-      second.agg = newAggregate("trend");
-      second.requests = second.failed = second.iterations = second.checksFailed = 0;
+      const durations: Aggregate = newAggregate("trend");
+      const point: SeriesPoint = { t, vus: 0, requests: 0, rps: 0, failed: 0, avgMs: 0, p95Ms: 0, iterations: 0, checksFailed: 0, dataReceived: 0, dataSent: 0 };
+      reports.forEach(({ tick, snapshot }, i) => {
+        point.vus += tick.vus;
+        point.rps += tick.requests;
+        point.failed += tick.failed;
+        point.iterations += tick.iterations;
+        point.checksFailed += tick.checksFailed;
+        point.dataReceived += tick.dataReceived;
+        point.dataSent += tick.dataSent;
+        durations.merge(tick.durations);
+        if (snapshot) partSnapshots[i] = snapshot;
+      });
+      totals.requests += point.rps;
+      point.requests = totals.requests;
+      const v = durations.values(0);
+      point.avgMs = v.avg ?? 0;
+      point.p95Ms = v.percentile?.(95) ?? 0;
       series.push(point);
-      live = evaluateThresholds(registry, thresholds, elapsed()).map((o) => ({ key: o.threshold.key, source: o.threshold.source, ok: o.ok, actual: o.actual ?? null }));
-      const fatal = evaluateThresholds(registry, thresholds, elapsed()).find((o) => !o.ok && o.threshold.abortOnFail && elapsed() >= o.threshold.delayAbortEvalMs);
-      if (fatal && !aborted) {
-        aborted = true;
-        status = "aborted";
-        reason = `threshold "${fatal.threshold.key}: ${fatal.threshold.source}" failed with abortOnFail`;
-        stop.abort();
-      }
-      input.onProgress?.(point, live, () => ({ metrics: registry.snapshot(), rootGroup: structuredClone(groups.root), errors: [...errors].map(([message, count]) => ({ message, count })), durationMs: elapsed() }));
+      const whole = workers ? merged() : { registry, groups, errors: [...errors, ...home!.outcome().errors] };
+      const outcomes = evaluateThresholds(whole.registry, thresholds, elapsed());
+      live = outcomes.map((o) => ({ key: o.threshold.key, source: o.threshold.source, ok: o.ok, actual: o.actual ?? null }));
+      const fatal = outcomes.find((o) => !o.ok && o.threshold.abortOnFail && elapsed() >= o.threshold.delayAbortEvalMs);
+      if (fatal) abortRun(`threshold "${fatal.threshold.key}: ${fatal.threshold.source}" failed with abortOnFail`);
+      input.onProgress?.(point, live, () => ({ metrics: whole.registry.snapshot(), rootGroup: structuredClone(whole.groups.root), errors: errorList(whole.errors), durationMs: elapsed() }));
     };
-    ticker = setInterval(takePoint, 1000);
 
-    await Promise.all(scenarios.map((s) => runScenario(s, pools.get(s)!)));
-    clearInterval(ticker);
-    ticker = undefined;
-    takePoint();
-
-    async function runScenario(s: Scenario, pool: VuSlot[]): Promise<void> {
-      if (s.startTimeMs > 0) await host.sleep(s.startTimeMs);
-      if (stop.signal.aborted) return;
-      const begin = performance.now();
-      const end = begin + scenarioLengthMs(s);
-      const hardStop = end + s.gracefulStopMs;
-      const running = () => !stop.signal.aborted && performance.now() < end;
-      const inFlight = new Set<Promise<void>>();
-      const track = (p: Promise<void>) => {
-        inFlight.add(p);
-        void p.finally(() => inFlight.delete(p));
-      };
-      switch (s.executor) {
-        case "constant-vus":
-          await Promise.all(pool.map(async (slot) => {
-            while (running() && !slot.dead) await iterate(slot, s);
-          }));
-          break;
-        case "per-vu-iterations":
-          await Promise.all(pool.map(async (slot) => {
-            for (let i = 0; i < s.iterations && running() && !slot.dead; i++) await iterate(slot, s);
-          }));
-          break;
-        case "shared-iterations": {
-          let left = s.iterations;
-          await Promise.all(pool.map(async (slot) => {
-            while (left > 0 && running() && !slot.dead) {
-              left--;
-              await iterate(slot, s);
-            }
-          }));
-          break;
-        }
-        case "ramping-vus": {
-          const active = new Set<VuSlot>();
-          const loops = new Map<VuSlot, Promise<void>>();
-          while (running()) {
-            const target = Math.round(rampAt(s.startVUs, s.stages, performance.now() - begin));
-            for (const slot of pool) {
-              if (active.size >= target) break;
-              if (active.has(slot) || slot.dead || loops.has(slot)) continue;
-              active.add(slot);
-              const loop = (async () => {
-                while (active.has(slot) && running() && !slot.dead) await iterate(slot, s);
-              })();
-              loops.set(slot, loop);
-              void loop.finally(() => loops.delete(slot));
-            }
-            // Ramping down: the newest VUs stop after their current iteration (gracefulRampDown).
-            for (const slot of [...active].reverse()) {
-              if (active.size <= target) break;
-              active.delete(slot);
-            }
-            await host.sleep(50);
-          }
-          active.clear();
-          await Promise.race([Promise.all(loops.values()), until(hardStop)]);
-          break;
-        }
-        case "constant-arrival-rate":
-        case "ramping-arrival-rate": {
-          const ramp = s.executor === "ramping-arrival-rate" ? s.stages : [{ durationMs: s.durationMs, target: s.rate }];
-          const startRate = s.executor === "ramping-arrival-rate" ? s.startRate : s.rate;
-          let started = 0;
-          let growing = 0;
-          while (running()) {
-            const due = Math.floor(arrivalsUntil(startRate, ramp, s.timeUnitMs, performance.now() - begin) + 1e-9);
-            while (started < due) {
-              started++;
-              const free = pool.find((x) => !x.busy && !x.dead);
-              if (free) {
-                free.busy = true;
-                track(iterate(free, s));
-              } else if (pool.length + growing < s.maxVUs) {
-                growing++;
-                track(
-                  makeSlot(nextIdNext(), s).then((slot) => {
-                    growing--;
-                    pool.push(slot);
-                    return iterate(slot, s);
-                  }),
-                );
-              } else registry.add("dropped_iterations", 1, { scenario: s.name });
-            }
-            const rate = rampAt(startRate, ramp, performance.now() - begin);
-            await host.sleep(rate > 0 ? Math.min(10, Math.max(1, s.timeUnitMs / rate / 2)) : 10);
-          }
-          await Promise.race([Promise.all(inFlight), until(hardStop)]);
-          break;
-        }
+    // A point a second from the start of the scenarios; a slow collection (workers busy) delays the next one, never doubles it.
+    const zero = performance.now();
+    let running = true;
+    let wake: (() => void) | undefined;
+    const clock = (async () => {
+      for (let n = 1; running; n++) {
+        await new Promise<void>((r) => {
+          const t = setTimeout(r, Math.max(0, zero + n * 1000 - performance.now()));
+          wake = () => {
+            clearTimeout(t);
+            r();
+          };
+        });
+        if (running) await takePoint();
       }
+    })();
+    const startAt = performance.timeOrigin + zero;
+    try {
+      await Promise.all(parts.map((p) => p.run(startAt)));
+    } finally {
+      running = false;
+      wake?.();
+      await clock;
     }
+    await takePoint();
 
-    function nextIdNext() {
-      return nextId++;
-    }
+    const finished = await Promise.all(parts.map((p) => p.finish()));
+    finished.forEach(({ outcome, snapshot }, i) => {
+      if (outcome.failure) fail(outcome.failure);
+      if (snapshot) partSnapshots[i] = snapshot;
+      for (const l of outcome.logs) if (logs.length < maxLogLines) logs.push(l);
+    });
+    // home's own errors are read at the end (it may still record teardown's).
+    if (workers) for (const { outcome } of finished) for (const [m, c] of outcome.errors) noteError(m, c);
   } catch (e) {
     if (!(e instanceof SetupFailed)) {
-      cleanup();
+      await cleanup();
       throw e;
     }
-  }
-
-  function until(at: number) {
-    return host.sleep(Math.max(0, at - performance.now()));
   }
 
   // A stop by the caller keeps what was measured.
@@ -476,7 +331,7 @@ export async function runLoadTest(input: LoadRunInput): Promise<LoadRunResult> {
   }
 
   const setupFailed = reason?.startsWith("setup()") ?? false;
-  if (!setupFailed && (await initVu.info()).functions.includes("teardown")) {
+  if (!setupFailed && info.functions.includes("teardown")) {
     const r = await initVu.lifecycle("teardown", setupJson);
     recordSamples(r.samples, { scenario: "teardown" });
     recordChecks(r.checks);
@@ -485,16 +340,22 @@ export async function runLoadTest(input: LoadRunInput): Promise<LoadRunResult> {
       fail(`teardown() failed: ${r.error.split("\n")[0]}`);
     }
   }
+  if (home) {
+    const own = home.outcome();
+    if (own.failure) fail(own.failure);
+    for (const [m, c] of own.errors) noteError(m, c);
+  }
 
   const durationMs = elapsed();
-  const finalThresholds = evaluateThresholds(registry, thresholds!, durationMs).map((o) => ({ key: o.threshold.key, source: o.threshold.source, ok: o.ok, actual: o.actual ?? null }));
+  const whole = partSnapshots.length ? merged() : { registry, groups };
+  const finalThresholds = evaluateThresholds(whole.registry, thresholds, durationMs).map((o) => ({ key: o.threshold.key, source: o.threshold.source, ok: o.ok, actual: o.actual ?? null }));
   if (status === "passed" && finalThresholds.some((t) => !t.ok)) {
     status = "failed";
     reason = `thresholds crossed: ${finalThresholds.filter((t) => !t.ok).map((t) => `${t.key}: ${t.source}`).join(", ")}`;
   }
-  const summary = buildSummary({ registry, groups, thresholds: thresholds!, durationMs });
+  const summary = buildSummary({ registry: whole.registry, groups: whole.groups, thresholds, durationMs });
   let handleSummary: Record<string, string> | undefined;
-  if ((await initVu.info()).functions.includes("handleSummary")) {
+  if (info.functions.includes("handleSummary")) {
     const r = await initVu.lifecycle("handleSummary", JSON.stringify(summary));
     if (r.error) noteError(`handleSummary() failed: ${r.error}`);
     else if (r.value) {
@@ -502,7 +363,7 @@ export async function runLoadTest(input: LoadRunInput): Promise<LoadRunResult> {
       handleSummary = Object.fromEntries(Object.entries(out ?? {}).map(([k, v]) => [k, typeof v === "string" ? v : JSON.stringify(v)]));
     }
   }
-  cleanup();
+  await cleanup();
   return {
     status,
     reason,
@@ -511,35 +372,47 @@ export async function runLoadTest(input: LoadRunInput): Promise<LoadRunResult> {
     summaryText: summaryText(summary),
     thresholds: finalThresholds,
     series,
-    errors: [...errors].map(([message, count]) => ({ message, count })),
+    errors: errorList(errors),
     logs,
     handleSummary,
-    metrics: registry.snapshot(),
+    metrics: whole.registry.snapshot(),
   };
 
-  function cleanup() {
-    if (ticker) clearInterval(ticker);
-    if (watchdog) clearInterval(watchdog);
-    input.signal?.removeEventListener("abort", onOuterAbort);
-    stop.abort();
-    for (const s of slots.values()) s.vu.dispose();
-    initVu.dispose();
-    void client.close();
+  /** The whole run so far: this thread's registry with the workers' latest snapshots added. */
+  function merged() {
+    const r = new MetricRegistry();
+    r.merge(registry.snapshot());
+    const g = new GroupTree();
+    g.merge(groups.root);
+    const errs = new Map(errors);
+    for (const s of partSnapshots) {
+      if (!s) continue;
+      r.merge(s.metrics);
+      g.merge(s.rootGroup);
+      for (const [m, c] of s.errors) errs.set(m, (errs.get(m) ?? 0) + c);
+    }
+    return { registry: r, groups: g, errors: [...errs] };
   }
 
-  function recordSamples(samples: [string, number, Tags][], base: Tags) {
-    for (const [name, value, tags] of samples) {
-      registry.add(name, value, { ...base, ...tags });
-      if (name === "checks" && !value) {
-        second.checksFailed++;
-        totals.checksFailed++;
-      }
-    }
+  async function cleanup() {
+    input.signal?.removeEventListener("abort", onOuterAbort);
+    stopAll();
+    initVu?.dispose();
+    // home is parts[0] when the VUs ran in this thread.
+    await Promise.all([...parts.map((p) => p.dispose()), parts[0] instanceof LocalPart ? undefined : home?.dispose(), initVu?.settled()]);
+  }
+
+  function recordSamples(samples: [string, number, Tags][], tags: Tags) {
+    for (const [name, value, t] of samples) registry.add(name, value, { ...tags, ...t });
   }
 
   function recordChecks(checks: [string[], string, number, number][]) {
     for (const [path, name, passes, fails] of checks) groups.check(path, name, passes, fails);
   }
+}
+
+function errorList(errors: Iterable<[string, number]>): { message: string; count: number }[] {
+  return [...errors].map(([message, count]) => ({ message, count }));
 }
 
 class SetupFailed extends Error {}

@@ -3,7 +3,12 @@
 // outbound policy: every new connection resolves through the SSRF guard's
 // lookup, and each redirect hop's URL is checked again. Answers what k6's
 // Response carries, with k6's error codes for failures.
-import { Agent, errors as undiciErrors } from "undici";
+//
+// It is on the hot path of a load test (tens of thousands of requests a
+// second), so it talks to undici's dispatcher directly (no Readable body
+// stream, no per-request AbortSignal listener), and remembers what it worked
+// out about a URL (parsed parts, policy verdict) for the next request to it.
+import { Agent, type Dispatcher, errors as undiciErrors } from "undici";
 import { assertAllowedTarget, BlockedTargetError, lookupFor, type PrivatePolicy } from "@/server/lib/ssrf";
 import { parseDuration } from "../duration";
 import type { HostRequest, HostResponse } from "./isolate/http";
@@ -12,12 +17,22 @@ export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
 const DEFAULT_MAX_REDIRECTS = 10;
 /** Bodies beyond this are cut (and the response marked with an error), so a VU cannot exhaust the runner's memory. */
 export const MAX_LOAD_RESPONSE_BYTES = 10 * 1024 * 1024;
+const USER_AGENT = "polymock-load/1 (k6 compatible)";
+/** URLs whose parsing and policy verdict are remembered; a script with more distinct URLs just parses again. */
+const TARGET_CACHE_SIZE = 2048;
 
 /** k6's error codes (https://grafana.com/docs/k6/latest/javascript-api/error-codes/). */
 const ERROR_CODES = { generic: 1000, requestTimeout: 1050, dns: 1100, tcp: 1200, refused: 1212, reset: 1220, tls: 1300, redirects: 1400, blocked: 1000 };
 
+const canonicalNames = new Map<string, string>();
+/** content-type → Content-Type, as Go's net/http (and so k6) presents header names. */
 function canonical(name: string): string {
-  return name.replace(/(^|-)([a-z])/g, (_, dash: string, c: string) => dash + c.toUpperCase());
+  let c = canonicalNames.get(name);
+  if (c === undefined) {
+    c = name.toLowerCase().replace(/(^|-)([a-z])/g, (_, dash: string, ch: string) => dash + ch.toUpperCase());
+    if (canonicalNames.size < 4096) canonicalNames.set(name, c);
+  }
+  return c;
 }
 
 function emptyTimings() {
@@ -52,10 +67,95 @@ function classify(err: unknown): { message: string; code: number } {
   return { message: cause?.message ?? String(err), code: ERROR_CODES.generic };
 }
 
+/** What a URL comes to: where to dial, what to send, or why it may not be requested. */
+interface Target {
+  url: URL;
+  href: string;
+  origin: string;
+  /** The origin dialled (differs from `origin` under the `hosts` option). */
+  dialOrigin: string;
+  path: string;
+  /** Host header to add when `hosts` redirected the dial. */
+  hostHeader?: string;
+  remoteIp: string;
+  remotePort: number;
+  /** Basic auth from credentials in the URL (`http://user:pass@host/`). */
+  credentials?: string;
+  /** Set when the policy refuses the URL. */
+  blocked?: string;
+}
+
+/** One request's bytes, for its data_sent/data_received samples (the client's totals count every request at once). */
+export interface SendMeter {
+  sent: number;
+  received: number;
+}
+
+class RequestAborted extends Error {
+  override name = "AbortError";
+}
+
+/** One request/response exchange as undici's dispatcher drives it (its handler interface). */
+class Exchange implements Dispatcher.DispatchHandler {
+  status = 0;
+  rawHeaders: Buffer[] = [];
+  chunks: Buffer[] = [];
+  size = 0;
+  headersAt = 0;
+  cut = false;
+  #abort: ((err: Error) => void) | undefined;
+  #aborted: Error | undefined;
+  constructor(
+    readonly done: (x: Exchange, err?: unknown) => void,
+    readonly keepBody: boolean,
+  ) {}
+
+  abort(err: Error) {
+    this.#aborted = err;
+    this.#abort?.(err);
+  }
+
+  onConnect(abort: (err?: Error) => void) {
+    this.#abort = abort;
+    if (this.#aborted) abort(this.#aborted);
+  }
+
+  onHeaders(statusCode: number, rawHeaders: Buffer[]) {
+    // 1xx informational answers come before the real one.
+    if (statusCode < 200) return true;
+    this.status = statusCode;
+    this.rawHeaders = rawHeaders;
+    this.headersAt = performance.now();
+    return true;
+  }
+
+  onData(chunk: Buffer) {
+    this.size += chunk.length;
+    if (this.size > MAX_LOAD_RESPONSE_BYTES) {
+      this.cut = true;
+      this.#abort?.(new Error("cut"));
+      return false;
+    }
+    if (this.keepBody) this.chunks.push(chunk);
+    return true;
+  }
+
+  onComplete() {
+    this.done(this);
+  }
+
+  onError(err: Error) {
+    this.done(this, this.cut ? undefined : err);
+  }
+}
+
 export class LoadHttpClient {
   readonly #agent: Agent;
   readonly #policy: PrivatePolicy;
   readonly #hosts: Map<string, { host: string; port?: string }>;
+  readonly #targets = new Map<string, Target>();
+  /** In-flight exchanges by the signal that stops them (the run's): one listener per signal, not one per request. */
+  readonly #inFlight = new Map<AbortSignal, Set<Exchange>>();
   /** Bytes as they crossed the wire (approximately: headers as sent, bodies as read), for data_sent/data_received. */
   bytesSent = 0;
   bytesReceived = 0;
@@ -84,7 +184,7 @@ export class LoadHttpClient {
     });
   }
 
-  async send(req: HostRequest, signal?: AbortSignal): Promise<HostResponse> {
+  async send(req: HostRequest, signal?: AbortSignal, meter?: SendMeter): Promise<HostResponse> {
     let timeoutMs = DEFAULT_REQUEST_TIMEOUT_MS;
     if (req.timeout !== undefined) {
       try {
@@ -95,52 +195,73 @@ export class LoadHttpClient {
     }
     const maxRedirects = req.redirects ?? this.#maxRedirects;
     const started = performance.now();
-    let url: URL;
-    try {
-      url = new URL(req.url);
-    } catch {
-      return failure(req.url, `invalid URL "${req.url}"`, ERROR_CODES.generic);
-    }
-    // Credentials in the URL are basic auth, as in k6 (`http://user:pass@host/`); they are not sent on to a redirect's other origin.
-    let credentials: string | undefined;
-    if (url.username || url.password) {
-      credentials = `Basic ${Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString("base64")}`;
-      url.username = "";
-      url.password = "";
-    }
-    const firstOrigin = url.origin;
+    let target = this.#target(req.url);
+    if (!target) return failure(req.url, `invalid URL "${req.url}"`, ERROR_CODES.generic);
+    // Credentials in the URL are basic auth, as in k6; they are not sent on to a redirect's other origin.
+    const credentials = target.credentials;
+    const firstOrigin = target.origin;
     const body = req.body === undefined ? undefined : Buffer.from(req.body, "latin1");
     let method = req.method;
     let sendBody = body;
-    // undici's own header/body timeouts, not AbortSignal.timeout + AbortSignal.any per request:
-    // composite signals tied to the run's long-lived stop signal pile up (Node 20) and cost more than the request.
+    const given = req.headers;
+    let hasHost = false;
+    let hasAuthorization = false;
+    let hasUserAgent = false;
+    let givenBytes = 0;
+    for (const k in given) {
+      const lower = k.toLowerCase();
+      if (lower === "host") hasHost = true;
+      else if (lower === "authorization") hasAuthorization = true;
+      else if (lower === "user-agent") hasUserAgent = true;
+      givenBytes += k.length + given[k].length + 4;
+    }
     for (let hop = 0; ; hop++) {
-      const dial = this.#dialled(url);
-      try {
-        assertAllowedTarget(dial, this.#policy);
-      } catch (e) {
-        return failure(url.href, classify(e).message, ERROR_CODES.blocked);
+      if (target.blocked) return failure(target.href, target.blocked, ERROR_CODES.blocked);
+      // undici's flat header list: [name, value, name, value, …].
+      const headers: string[] = hasUserAgent ? [] : ["user-agent", USER_AGENT];
+      for (const k in given) headers.push(k, given[k]);
+      let headerBytes = givenBytes + (hasUserAgent ? 0 : 10 + USER_AGENT.length + 4);
+      if (target.hostHeader && !hasHost) {
+        headers.push("host", target.hostHeader);
+        headerBytes += 8 + target.hostHeader.length;
       }
-      const headers: Record<string, string> = { "user-agent": "polymock-load/1 (k6 compatible)", ...req.headers };
-      if (dial !== url && !Object.keys(headers).some((k) => k.toLowerCase() === "host")) headers.host = url.host;
-      if (credentials && url.origin === firstOrigin && !Object.keys(headers).some((k) => k.toLowerCase() === "authorization")) headers.authorization = credentials;
+      if (credentials && target.origin === firstOrigin && !hasAuthorization) {
+        headers.push("authorization", credentials);
+        headerBytes += 17 + credentials.length;
+      }
       const hopStart = performance.now();
-      let res;
-      try {
-        res = await this.#agent.request({ origin: dial.origin, path: url.pathname + url.search, method, headers, body: sendBody, signal, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
-      } catch (e) {
-        const c = classify(e);
+      const ex = await this.#exchange(target, method, headers, sendBody, timeoutMs, req.responseType !== "none", signal);
+      if (!ex.ok) {
+        const c = classify(ex.error);
         const t = emptyTimings();
         t.duration = performance.now() - started;
-        return failure(url.href, c.message, c.code, t);
+        return failure(target.href, c.message, c.code, t);
       }
-      const headersAt = performance.now();
-      this.bytesSent += (sendBody?.length ?? 0) + url.pathname.length + url.search.length + 64 + Object.entries(headers).reduce((n, [k, v]) => n + k.length + String(v).length + 4, 0);
-      const location = res.headers.location;
-      if (res.statusCode >= 300 && res.statusCode < 400 && location && hop < maxRedirects) {
-        await res.body.dump();
-        url = new URL(Array.isArray(location) ? location[0] : location, url);
-        if (res.statusCode === 303 || ((res.statusCode === 301 || res.statusCode === 302) && method === "POST")) {
+      const x = ex.exchange;
+      const sent = (sendBody?.length ?? 0) + target.path.length + 64 + headerBytes;
+      this.bytesSent += sent;
+      if (meter) meter.sent += sent;
+      const out: Record<string, string> = {};
+      let receivedHeaderBytes = 17;
+      let location: string | undefined;
+      const raw = x.rawHeaders;
+      for (let i = 0; i + 1 < raw.length; i += 2) {
+        const name = canonical(raw[i].toString("latin1"));
+        const value = raw[i + 1].toString("latin1");
+        out[name] = out[name] === undefined ? value : `${out[name]}, ${value}`;
+        receivedHeaderBytes += name.length + value.length + 4;
+        if (location === undefined && name === "Location") location = value;
+      }
+      if (x.status >= 300 && x.status < 400 && location && hop < maxRedirects) {
+        let next: Target | undefined;
+        try {
+          next = this.#target(new URL(location, target.url).href);
+        } catch {
+          next = undefined;
+        }
+        if (!next) return failure(target.href, `invalid redirect location "${location}"`, ERROR_CODES.generic);
+        target = next;
+        if (x.status === 303 || ((x.status === 301 || x.status === 302) && method === "POST")) {
           method = "GET";
           sendBody = undefined;
         }
@@ -149,55 +270,105 @@ export class LoadHttpClient {
       let text: string | null = null;
       let error = "";
       let errorCode = 0;
-      try {
-        if (req.responseType === "none") await res.body.dump();
-        else {
-          const chunks: Buffer[] = [];
-          let size = 0;
-          for await (const chunk of res.body) {
-            size += (chunk as Buffer).length;
-            if (size > MAX_LOAD_RESPONSE_BYTES) {
-              error = `response body over ${MAX_LOAD_RESPONSE_BYTES} bytes: cut`;
-              errorCode = ERROR_CODES.generic;
-              res.body.destroy();
-              break;
-            }
-            chunks.push(chunk as Buffer);
-          }
-          const buf = Buffer.concat(chunks);
-          this.bytesReceived += buf.length;
-          text = req.responseType === "binary" ? buf.toString("base64") : buf.toString("utf8");
-        }
-      } catch (e) {
-        const c = classify(e);
-        error = c.message;
-        errorCode = c.code;
+      if (x.cut) {
+        error = `response body over ${MAX_LOAD_RESPONSE_BYTES} bytes: cut`;
+        errorCode = ERROR_CODES.generic;
+      }
+      if (req.responseType !== "none") {
+        const buf = x.chunks.length === 1 ? x.chunks[0] : Buffer.concat(x.chunks);
+        this.bytesReceived += buf.length;
+        if (meter) meter.received += buf.length;
+        text = req.responseType === "binary" ? buf.toString("base64") : buf.toString("utf8");
       }
       const done = performance.now();
-      const out: Record<string, string> = {};
-      let headerBytes = 17;
-      for (const [k, v] of Object.entries(res.headers)) {
-        const value = Array.isArray(v) ? v.join(", ") : String(v ?? "");
-        out[canonical(k)] = value;
-        headerBytes += k.length + value.length + 4;
-      }
-      this.bytesReceived += headerBytes;
-      const waiting = headersAt - hopStart;
-      const receiving = done - headersAt;
+      this.bytesReceived += receivedHeaderBytes;
+      if (meter) meter.received += receivedHeaderBytes;
+      const waiting = x.headersAt - hopStart;
+      const receiving = done - x.headersAt;
       return {
-        status: res.statusCode,
-        statusText: `${res.statusCode}`,
-        url: url.href,
+        status: x.status,
+        statusText: `${x.status}`,
+        url: target.href,
         proto: "HTTP/1.1",
         headers: out,
         body: text,
         timings: { blocked: 0, connecting: 0, tls_handshaking: 0, sending: 0, waiting, receiving, duration: waiting + receiving },
         error,
         errorCode,
-        remoteIp: url.hostname,
-        remotePort: Number(url.port) || (url.protocol === "https:" ? 443 : 80),
+        remoteIp: target.remoteIp,
+        remotePort: target.remotePort,
       };
     }
+  }
+
+  #exchange(target: Target, method: string, headers: string[], body: Buffer | undefined, timeoutMs: number, keepBody: boolean, signal: AbortSignal | undefined): Promise<{ ok: true; exchange: Exchange } | { ok: false; error: unknown }> {
+    return new Promise((resolve) => {
+      let live: Set<Exchange> | undefined;
+      const ex = new Exchange((x, err) => {
+        live?.delete(x);
+        resolve(err === undefined ? { ok: true, exchange: x } : { ok: false, error: err });
+      }, keepBody);
+      if (signal) {
+        if (signal.aborted) return resolve({ ok: false, error: new RequestAborted("the run stopped") });
+        live = this.#inFlight.get(signal);
+        if (!live) {
+          const set = new Set<Exchange>();
+          live = set;
+          this.#inFlight.set(signal, set);
+          signal.addEventListener("abort", () => {
+            for (const x of set) x.abort(new RequestAborted("the run stopped"));
+            this.#inFlight.delete(signal);
+          }, { once: true });
+        }
+        live.add(ex);
+      }
+      try {
+        this.#agent.dispatch({ origin: target.dialOrigin, path: target.path, method, headers, body, headersTimeout: timeoutMs, bodyTimeout: timeoutMs }, ex);
+      } catch (e) {
+        live?.delete(ex);
+        resolve({ ok: false, error: e });
+      }
+    });
+  }
+
+  /** The URL parsed and judged by the policy, from the cache when it was seen before; undefined when it is not a URL. */
+  #target(href: string): Target | undefined {
+    const known = this.#targets.get(href);
+    if (known) return known;
+    let url: URL;
+    try {
+      url = new URL(href);
+    } catch {
+      return undefined;
+    }
+    let credentials: string | undefined;
+    if (url.username || url.password) {
+      credentials = `Basic ${Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString("base64")}`;
+      url.username = "";
+      url.password = "";
+    }
+    const dial = this.#dialled(url);
+    let blocked: string | undefined;
+    try {
+      assertAllowedTarget(dial, this.#policy);
+    } catch (e) {
+      blocked = classify(e).message;
+    }
+    const target: Target = {
+      url,
+      href: url.href,
+      origin: url.origin,
+      dialOrigin: dial.origin,
+      path: url.pathname + url.search,
+      hostHeader: dial !== url ? url.host : undefined,
+      remoteIp: url.hostname,
+      remotePort: Number(url.port) || (url.protocol === "https:" ? 443 : 80),
+      credentials,
+      blocked,
+    };
+    if (this.#targets.size >= TARGET_CACHE_SIZE) this.#targets.clear();
+    this.#targets.set(href, target);
+    return target;
   }
 
   /** The URL whose address is dialled: `url` itself, or its host mapped by `hosts`. */

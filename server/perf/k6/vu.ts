@@ -1,30 +1,61 @@
 // One k6 virtual user: an isolate of its own (memory-limited, its CPU per
 // iteration watched) holding the k6 modules and the user's script as an ES
-// module. The host side of its synchronous calls (HTTP, sleep, open,
-// SharedArray) is a VuHost, so the same VU runs in the web process or in a
-// runner agent.
+// module. The host side of its synchronous calls (HTTP, open, SharedArray) is
+// a VuHost, so the same VU runs in the web process, a worker thread or a
+// runner agent. Calls that wait for I/O go through the VU's channel
+// (channel-host.ts), which also carries the iteration tickets.
 import path from "node:path";
 import ivm from "isolated-vm";
-import { isolateBundle } from "@/server/lib/isolate-bundle";
+import { type IsolateBundle, isolateBundle } from "@/server/lib/isolate-bundle";
+import { ChannelHost } from "./channel-host";
 import type { HostRequest, HostResponse } from "./isolate/http";
 import { moduleSource, SUPPORTED_MODULES, unsupportedModule } from "./modules";
 
 export const SCRIPT_FILENAME = "script.js";
 const RUNTIME_FILENAME = "k6-runtime.js";
 
-const runtime = isolateBundle({
-  entry: "server/perf/k6/isolate/entry.ts",
-  near: import.meta.dirname && path.join(import.meta.dirname, "isolate", "entry.ts"),
-  filename: RUNTIME_FILENAME,
-});
+/** Set in a worker thread's bundle (worker-pool.ts): the runtime's code, so the worker does not bundle it again. */
+declare const __K6_RUNTIME_CODE__: string | undefined;
+
+const runtime: IsolateBundle =
+  typeof __K6_RUNTIME_CODE__ === "string"
+    ? prebuiltRuntime(__K6_RUNTIME_CODE__)
+    : isolateBundle({
+        entry: "server/perf/k6/isolate/entry.ts",
+        near: import.meta.dirname && path.join(import.meta.dirname, "isolate", "entry.ts"),
+        filename: RUNTIME_FILENAME,
+      });
+
+/** The isolate runtime's code, for a worker thread's bundle. */
+export function runtimeCode(): Promise<string> {
+  return runtime.code();
+}
+
+/** The runtime from code already bundled, with V8's compile cache taken from the first isolate as isolateBundle does. */
+function prebuiltRuntime(code: string): IsolateBundle {
+  type Cached = ivm.Script & ivm.CachedDataResult & { cachedDataRejected?: boolean };
+  let cachedData: ivm.ExternalCopy<ArrayBuffer> | undefined;
+  return {
+    code: async () => code,
+    async compile(isolate) {
+      if (cachedData) {
+        const script = (await isolate.compileScript(code, { filename: RUNTIME_FILENAME, cachedData })) as Cached;
+        if (!script.cachedDataRejected) return script;
+      }
+      const script = (await isolate.compileScript(code, { filename: RUNTIME_FILENAME, produceCachedData: true })) as Cached;
+      if (script.cachedData) cachedData = script.cachedData;
+      return script;
+    },
+  };
+}
 
 export type { HostRequest, HostResponse };
 
 /** What a VU asks of the process it runs in. */
 export interface VuHost {
   http(vu: number, requests: HostRequest[], expected: ExpectedStatuses): Promise<HostResponse[]>;
-  /** Resolves after `ms`, or earlier when the run stops. */
-  sleep(ms: number): Promise<void>;
+  /** Not called: a VU's sleep() waits on its own thread (its channel ends it when the run stops). */
+  sleep?(ms: number): Promise<void>;
   /** SharedArray: the JSON of `name` when a VU made it already; `json` given stores it. */
   shared(name: string, json: string | undefined): string | undefined;
   /** open(): the file's text, or base64 of its bytes when `binary`. Throws when there is none. */
@@ -78,6 +109,52 @@ export interface VuOptions {
   env: Record<string, string>;
   host: VuHost;
   memoryMb?: number;
+  /** The run's counters (see RunCounters); a VU of its own gets private ones. */
+  counters?: RunCounters;
+}
+
+/**
+ * Counters every VU of a run shares (across worker threads too): the next
+ * iterationInTest, and per shared-iterations scenario the iterations left.
+ */
+export class RunCounters {
+  readonly buffer: SharedArrayBuffer;
+  readonly #slots: Int32Array;
+  #nextShared = 1;
+  /** `scenarios`: how many shared-iterations slots a new buffer has room for. */
+  constructor(buffer?: SharedArrayBuffer, scenarios = 0) {
+    this.buffer = buffer ?? new SharedArrayBuffer(4 * (1 + scenarios));
+    this.#slots = new Int32Array(this.buffer);
+  }
+
+  nextIterationInTest(): number {
+    return Atomics.add(this.#slots, 0, 1);
+  }
+
+  /** A slot holding `n` iterations to share out; its index goes into leases. */
+  sharedIterations(n: number): number {
+    const index = this.#nextShared++;
+    if (index >= this.#slots.length) throw new Error("too many shared-iterations scenarios");
+    Atomics.store(this.#slots, index, n);
+    return index;
+  }
+
+  /** Takes one of the shared iterations; false when none is left. */
+  claim(index: number): boolean {
+    return Atomics.sub(this.#slots, index, 1) > 0;
+  }
+}
+
+/** What a VU runs: up to `count` iterations (-1: no limit) while the run goes on, the VU is active and `until` (epoch ms; 0: none) is ahead. */
+export interface Lease {
+  exec: string;
+  scenario: string;
+  iter: number;
+  iterationInTest: number;
+  until: number;
+  count: number;
+  /** A RunCounters.sharedIterations slot each further iteration claims from; -1: none. */
+  sharedIndex: number;
 }
 
 /**
@@ -104,14 +181,17 @@ export class K6Vu {
   #expected: ExpectedStatuses = null;
   /** The isolate's iteration loop (isolate/entry.ts `loop`), started by the first iterate(). */
   #loop: Promise<void> | undefined;
-  /** The loop waits here for its next ticket. */
-  #ticketWaiter: ((ticket: string) => void) | undefined;
+  /** The loop is blocked on the channel for its next ticket. */
+  #waitingForTicket = false;
   #pendingTicket: string | undefined;
   #reportWaiter: { resolve: (r: IterationResult) => void; reject: (e: unknown) => void } | undefined;
+  /** Results of a lease's iterations before its last. */
+  #onReport: ((r: IterationResult) => void) | undefined;
   private constructor(
     readonly id: number,
     readonly isolate: ivm.Isolate,
     private readonly rt: { loop: ivm.Reference; lifecycle: ivm.Reference; setData: ivm.Reference; info: ivm.Reference },
+    private readonly channel: ChannelHost,
   ) {}
 
   get expected(): ExpectedStatuses {
@@ -128,13 +208,32 @@ export class K6Vu {
       const context = await isolate.createContext();
       const g = context.global;
       const host = opts.host;
-      await g.set("__k6_http", new ivm.Reference(async (json: string) => JSON.stringify(await host.http(opts.id, JSON.parse(json) as HostRequest[], (vu ? vu.#expected : null)))));
-      await g.set("__k6_sleep", new ivm.Reference((ms: number) => host.sleep(ms)));
+      const channel = new ChannelHost();
+      await g.set("__k6_channel", new ivm.ExternalCopy(channel.buffer).copyInto({ release: true }));
+      await g.set("__k6_take", new ivm.Reference(() => channel.take()));
+      // Every path answers: the VU's thread waits until it does.
+      await g.set(
+        "__k6_http",
+        new ivm.Reference((json: string) => {
+          let sent: Promise<HostResponse[]>;
+          try {
+            sent = host.http(opts.id, JSON.parse(json) as HostRequest[], vu ? vu.#expected : null);
+          } catch (e) {
+            sent = Promise.reject(e);
+          }
+          sent.then(
+            (res) => channel.answer(JSON.stringify(res)),
+            (e: unknown) => channel.answer((e as Error)?.message ?? String(e), true),
+          );
+        }),
+      );
       await g.set("__k6_shared", new ivm.Reference((name: string, json: string | undefined) => host.shared(name, json)));
       await g.set("__k6_open", new ivm.Reference((p: string, binary: boolean) => host.open(p, binary)));
       await g.set("__k6_log", new ivm.Reference((level: string, text: string) => host.log(opts.id, level, text)));
       await g.set("__k6_abort", new ivm.Reference((reason: string) => host.abort(reason)));
-      await g.set("__k6_next", new ivm.Reference((report: string) => (vu ? vu.#next(report) : "")));
+      await g.set("__k6_next", new ivm.Reference((report: string) => (vu ? vu.#next(report) : channel.answer(""))));
+      await g.set("__k6_report", new ivm.Reference((report: string) => vu && vu.#onReport?.(JSON.parse(report) as IterationResult)));
+      await g.set("__k6_counters", new ivm.ExternalCopy((opts.counters ?? new RunCounters()).buffer).copyInto({ release: true }));
       await g.set(
         "__k6_expected",
         new ivm.Reference((json: string) => {
@@ -177,7 +276,7 @@ export class K6Vu {
       }
       const endInit = await fn("endInit");
       await endInit.apply(undefined, []);
-      vu = new K6Vu(opts.id, isolate, rt);
+      vu = new K6Vu(opts.id, isolate, rt, channel);
       vu.#expected = pendingExpected;
       return vu;
     } catch (e) {
@@ -198,13 +297,19 @@ export class K6Vu {
 
   /** One call of the scenario's function. A script exception is the result's `error`, not a throw. */
   iterate(exec: string, iter: number, iterationInTest: number, scenario: string): Promise<IterationResult> {
+    return this.lease({ exec, iter, iterationInTest, scenario, until: 0, count: 1, sharedIndex: -1 });
+  }
+
+  /**
+   * Runs the lease's iterations one after another without asking the host
+   * between them (isolate/entry.ts `loop`); `onReport` gets each result but
+   * the last as it comes, the promise the last one.
+   */
+  lease(lease: Lease, onReport?: (r: IterationResult) => void): Promise<IterationResult> {
     return new Promise<IterationResult>((resolve, reject) => {
       this.#reportWaiter = { resolve, reject };
-      const ticket = JSON.stringify([exec, iter, iterationInTest, scenario]);
-      const waiter = this.#ticketWaiter;
-      this.#ticketWaiter = undefined;
-      if (waiter) waiter(ticket);
-      else this.#pendingTicket = ticket;
+      this.#onReport = onReport;
+      this.#hand(JSON.stringify([lease.exec, lease.iter, lease.iterationInTest, lease.scenario, lease.until, lease.count, lease.sharedIndex]));
       this.#loop ??= this.rt.loop.apply(undefined, [], { result: { promise: true } }).then(
         () => this.#failWaiting(new Error(`VU ${this.id}: its loop ended`)),
         (e: unknown) => this.#failWaiting(e),
@@ -212,20 +317,27 @@ export class K6Vu {
     });
   }
 
-  /** The loop's turn: the last iteration's result in, the next ticket out (or a promise of it). */
-  #next(report: string): string | Promise<string> {
+  /** The next ticket to the loop: now when it is waiting for one, else when it asks. "" ends the loop. */
+  #hand(ticket: string) {
+    if (this.#waitingForTicket) {
+      this.#waitingForTicket = false;
+      this.channel.answer(ticket);
+    } else this.#pendingTicket = ticket;
+  }
+
+  /** The loop's turn: the last iteration's result in, the next ticket out (now, or when iterate() hands one). */
+  #next(report: string): void {
     if (report) {
       const w = this.#reportWaiter;
       this.#reportWaiter = undefined;
+      this.#onReport = undefined;
       w?.resolve(JSON.parse(report) as IterationResult);
     }
     if (this.#pendingTicket !== undefined) {
       const t = this.#pendingTicket;
       this.#pendingTicket = undefined;
-      return t;
-    }
-    if (this.isolate.isDisposed) return "";
-    return new Promise<string>((resolve) => (this.#ticketWaiter = resolve));
+      this.channel.answer(t);
+    } else this.#waitingForTicket = true;
   }
 
   /**
@@ -236,10 +348,7 @@ export class K6Vu {
   async #endLoop(): Promise<void> {
     const loop = this.#loop;
     if (!loop) return;
-    const waiter = this.#ticketWaiter;
-    this.#ticketWaiter = undefined;
-    if (waiter) waiter("");
-    else this.#pendingTicket = "";
+    this.#hand("");
     await loop;
     this.#loop = undefined;
     this.#pendingTicket = undefined;
@@ -263,10 +372,24 @@ export class K6Vu {
     return this.isolate.isDisposed ? 0 : Number(this.isolate.cpuTime) / 1e6;
   }
 
+  /** Whether a lease may go on past the current iteration (ramping-vus turns a VU off with false). */
+  setActive(active: boolean): void {
+    this.channel.setActive(active);
+  }
+
+  /** The run stopped: a sleep ends now, later ones at once. */
+  stop(): void {
+    this.channel.stop();
+  }
+
   dispose(): void {
-    const waiter = this.#ticketWaiter;
-    this.#ticketWaiter = undefined;
-    waiter?.("");
+    this.#hand("");
+    this.channel.stop();
     if (!this.isolate.isDisposed) this.isolate.dispose();
+  }
+
+  /** Resolves once the iteration loop's call into the isolate has come back (after dispose(): failed). */
+  async settled(): Promise<void> {
+    await this.#loop?.catch(() => {});
   }
 }

@@ -1,17 +1,18 @@
 // Inside a VU's isolate: the k6 modules a script imports ('k6', 'k6/http',
 // 'k6/metrics', 'k6/data', 'k6/encoding', 'k6/execution') and the hooks the
-// host calls. k6 scripts are synchronous (`http.get` returns the response),
-// so HTTP and sleep are host calls through applySyncPromise: the isolate's
-// thread waits while the host's event loop does the I/O. Samples of checks
-// and custom metrics are gathered per iteration and handed back with its
-// result (one crossing per iteration, not one per sample); the host records
-// the HTTP metrics itself, as it times the requests.
+// host calls. k6 scripts are synchronous (`http.get` returns the response):
+// a call that waits for the host's I/O (HTTP, the next iteration's ticket)
+// posts its request to the host's thread and blocks this isolate's thread on
+// a shared channel until the host writes the answer there (channel.ts).
+// Samples of checks and custom metrics are gathered per iteration and handed
+// back with its result (one crossing per iteration, not one per sample); the
+// host records the HTTP metrics itself, as it times the requests.
+import { openChannel } from "./channel";
 import { b64decode, b64encode } from "./encoding";
 import { buildRequest, K6Response, type HostResponse, type RequestParams } from "./http";
 
 interface HostRef<A extends unknown[], R> {
   applySync(self: undefined, args: A, opts?: unknown): R;
-  applySyncPromise(self: undefined, args: A, opts?: unknown): R;
   applyIgnored(self: undefined, args: A, opts?: unknown): void;
 }
 
@@ -21,14 +22,17 @@ const take = <T>(name: string): T => {
   delete g[name];
   return v;
 };
-const hostHttp = take<HostRef<[string], string>>("__k6_http");
-const hostSleep = take<HostRef<[number], void>>("__k6_sleep");
+const hostHttp = take<HostRef<[string], void>>("__k6_http");
 const hostShared = take<HostRef<[string, string | undefined], string | undefined>>("__k6_shared");
 const hostOpen = take<HostRef<[string, boolean], string>>("__k6_open");
 const hostLog = take<HostRef<[string, string], void>>("__k6_log");
 const hostAbort = take<HostRef<[string], void>>("__k6_abort");
 const hostExpected = take<HostRef<[string], void>>("__k6_expected");
-const hostNext = take<HostRef<[string], string>>("__k6_next");
+const hostNext = take<HostRef<[string], void>>("__k6_next");
+const hostReport = take<HostRef<[string], void>>("__k6_report");
+/** The run's counters, shared by every VU: [0] the next iterationInTest, [1…] shared-iterations left per scenario. */
+const counters = new Int32Array(take<SharedArrayBuffer>("__k6_counters"));
+const channel = openChannel(take<SharedArrayBuffer>("__k6_channel"), take<HostRef<[], string>>("__k6_take"));
 
 delete g.SharedArrayBuffer;
 delete g.WebAssembly;
@@ -44,6 +48,8 @@ const state = {
   scenario: "default",
   iterationInTest: 0,
   inInit: true,
+  /** test.abort() was called: the lease ends with this iteration. */
+  testAborted: false,
   groupPath: [] as string[],
   samples: [] as Sample[],
   checks: new Map<string, [string[], string, number, number]>(),
@@ -116,7 +122,7 @@ function sleep(seconds: number) {
   if (state.inInit) throw new Error("sleep() can only be called inside a VU function, not in the init context");
   const ms = Number(seconds) * 1000;
   if (!(ms > 0)) return;
-  hostSleep.applySyncPromise(undefined, [ms]);
+  channel.sleep(ms);
 }
 
 function fail(message?: string): never {
@@ -148,7 +154,7 @@ function http(method: string, url: unknown, body: unknown, params: RequestParams
 }
 
 function send(requests: ReturnType<typeof buildRequest>[]) {
-  const out = JSON.parse(hostHttp.applySyncPromise(undefined, [JSON.stringify(requests)])) as HostResponse[];
+  const out = JSON.parse(channel.call(hostHttp, JSON.stringify(requests))) as HostResponse[];
   return out.map((r, i) => new K6Response(r, requests[i]));
 }
 
@@ -241,6 +247,7 @@ const execution = {
   },
   test: {
     abort: (reason?: string) => {
+      state.testAborted = true;
       hostAbort.applyIgnored(undefined, [reason ?? "test aborted by the script"]);
       throw new AbortIteration(reason ?? "test aborted");
     },
@@ -332,20 +339,34 @@ g.__k6rt = {
     }
   },
   /**
-   * The VU's iterations, one after another, in one call from the host: each
-   * turn hands the previous iteration's result over and takes the next
-   * ticket ([exec, iter, iterationInTest, scenario]; "" ends the loop). One
-   * synchronous host call per iteration costs the host's thread far less than
-   * one asynchronous call into the isolate.
+   * The VU's iterations in one call from the host. Each turn hands the last
+   * result over and takes the next ticket: [exec, iter, iterationInTest,
+   * scenario, until, count, sharedIndex] ("" ends the loop). A ticket is a
+   * lease: up to `count` iterations (-1: no limit) while the run goes on, the
+   * VU is active and `until` (epoch ms) is ahead, each but the first claiming
+   * one of the scenario's shared iterations when `sharedIndex` ≥ 0; results
+   * within a lease go to the host without waiting for it. So a VU of
+   * constant-vus waits for the host only for its requests, not between
+   * iterations.
    */
   async loop(): Promise<void> {
     const rt = g.__k6rt as { iterate(exec: string, iter: number, inTest: number, scenario: string): Promise<string> };
     let report = "";
     for (;;) {
-      const ticket = hostNext.applySyncPromise(undefined, [report]);
+      const ticket = channel.call(hostNext, report);
       if (!ticket) return;
-      const [exec, iter, inTest, scenario] = JSON.parse(ticket) as [string, number, number, string];
-      report = await rt.iterate(exec, iter, inTest, scenario);
+      const [exec, firstIter, firstInTest, scenario, until, count, sharedIndex] = JSON.parse(ticket) as [string, number, number, string, number, number, number];
+      let iter = firstIter;
+      let inTest = firstInTest;
+      for (let left = count; ; ) {
+        report = await rt.iterate(exec, iter, inTest, scenario);
+        left--;
+        if (left === 0 || state.testAborted || !channel.mayContinue(until)) break;
+        if (sharedIndex >= 0 && Atomics.sub(counters, sharedIndex, 1) <= 0) break;
+        hostReport.applyIgnored(undefined, [report]);
+        iter++;
+        inTest = Atomics.add(counters, 0, 1);
+      }
     }
   },
   /** setup() / teardown(data) / handleSummary(data): their result as JSON, or the error. */
