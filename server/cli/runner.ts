@@ -69,6 +69,9 @@ function version(): string {
   }
 }
 
+const STOP_GRACE_MS = 30_000;
+const EXIT_GRACE_MS = 3_000;
+
 export async function runRunner(argv: string[]): Promise<number> {
   const args = parseRunnerArgs(argv);
   if (args === "help") {
@@ -80,6 +83,8 @@ export async function runRunner(argv: string[]): Promise<number> {
   const onSignal = () => {
     // The first stops gracefully (running parts end and report); a second exits now.
     if (++signals > 1) process.exit(EXIT.failed);
+    // A graceful stop that cannot finish (a server that no longer answers) must not keep the agent up.
+    setTimeout(() => process.exit(EXIT.failed), STOP_GRACE_MS).unref();
     void agent.stop();
   };
   process.on("SIGINT", onSignal);
@@ -87,6 +92,8 @@ export async function runRunner(argv: string[]): Promise<number> {
   try {
     await agent.start();
     await agent.finished();
+    // Handles a load run leaves behind (an isolate's worker, a keep-alive socket) must not keep a stopped agent alive.
+    setTimeout(() => process.exit(EXIT.passed), EXIT_GRACE_MS).unref();
     return EXIT.passed;
   } catch (e) {
     process.stderr.write(`error: ${(e as Error).message}\n`);
