@@ -8,10 +8,24 @@
 // second), so it talks to undici's dispatcher directly (no Readable body
 // stream, no per-request AbortSignal listener), and remembers what it worked
 // out about a URL (parsed parts, policy verdict) for the next request to it.
+import { brotliDecompressSync, gunzipSync, inflateSync, type InputType } from "node:zlib";
 import { Agent, type Dispatcher, errors as undiciErrors } from "undici";
 import { assertAllowedTarget, BlockedTargetError, lookupFor, type PrivatePolicy } from "@/server/lib/ssrf";
 import { parseDuration } from "../duration";
 import type { HostRequest, HostResponse } from "./isolate/http";
+
+/** A body in the codings the server listed (applied in order, so undone in reverse), capped like an uncompressed one. */
+function decodeBody(wire: InputType, coding: string): Buffer {
+  let buf = wire as Buffer;
+  for (const c of coding.split(",").map((x) => x.trim()).reverse()) {
+    const opts = { maxOutputLength: MAX_LOAD_RESPONSE_BYTES };
+    if (c === "gzip" || c === "x-gzip") buf = gunzipSync(buf, opts);
+    else if (c === "deflate") buf = inflateSync(buf, opts);
+    else if (c === "br") buf = brotliDecompressSync(buf, opts);
+    else if (c !== "identity") throw new Error(`unknown content coding "${c}"`);
+  }
+  return buf;
+}
 
 export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
 const DEFAULT_MAX_REDIRECTS = 10;
@@ -275,9 +289,20 @@ export class LoadHttpClient {
         errorCode = ERROR_CODES.generic;
       }
       if (req.responseType !== "none") {
-        const buf = x.chunks.length === 1 ? x.chunks[0] : Buffer.concat(x.chunks);
-        this.bytesReceived += buf.length;
-        if (meter) meter.received += buf.length;
+        const wire = x.chunks.length === 1 ? x.chunks[0] : Buffer.concat(x.chunks);
+        this.bytesReceived += wire.length;
+        if (meter) meter.received += wire.length;
+        // data_received counts the bytes on the wire; the script sees the body decoded, as k6 gives it.
+        let buf = wire;
+        const coding = out["Content-Encoding"]?.trim().toLowerCase();
+        if (coding && coding !== "identity" && wire.length > 0) {
+          try {
+            buf = decodeBody(wire, coding);
+          } catch (e) {
+            error ||= `response body not decodable as ${coding}: ${(e as Error).message}`;
+            errorCode ||= ERROR_CODES.generic;
+          }
+        }
         text = req.responseType === "binary" ? buf.toString("base64") : buf.toString("utf8");
       }
       const done = performance.now();

@@ -88,7 +88,7 @@ export default function () {
     hits.add(1, { user: users[__ITER % users.length].name });
   });
   const post = http.post(__ENV.BASE + '/form', { a: 1, b: 'x y' });
-  check(post, { 'form encoded': (r) => r.json().body === 'a=1&b=x%20y' && r.json().contentType === 'application/x-www-form-urlencoded' });
+  check(post, { 'form encoded': (r) => r.json().body === 'a=1&b=x+y' && r.json().contentType === 'application/x-www-form-urlencoded' });
   const redirected = http.get(__ENV.BASE + '/redirect');
   check(redirected, { 'followed the redirect': (r) => r.url.endsWith('/json') && r.status === 200 });
   console.log('done', __VU, __ITER);

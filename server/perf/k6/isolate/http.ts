@@ -3,6 +3,8 @@
 // answer becomes a k6 Response (status, body, headers, timings, json()).
 import { b64decode, utf8Encode } from "./encoding";
 
+const formEscape = (v: string) => encodeURIComponent(v).replace(/%20/g, "+");
+
 export interface RequestParams {
   headers?: Record<string, unknown>;
   tags?: Record<string, unknown>;
@@ -42,7 +44,8 @@ export interface HostResponse {
 
 function formEncode(obj: Record<string, unknown>): string {
   return Object.entries(obj)
-    .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v === null || v === undefined ? "" : String(v))}`)
+    // application/x-www-form-urlencoded writes a space as "+", as k6 (Go's url.Values) does.
+    .map(([k, v]) => `${formEscape(k)}=${formEscape(v === null || v === undefined ? "" : String(v))}`)
     .join("&");
 }
 
