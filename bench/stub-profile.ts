@@ -10,10 +10,12 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { createTestDatabase } from "../server/testing/test-db";
+import { createTestDatabase, ensureTemplate } from "../server/testing/test-db";
 
 const which = (process.argv[2] ?? "W1,W4,W6,W7").split(",");
 const seconds = process.argv[3] ?? "8";
+// A fresh machine has no migrated template yet (vitest's global setup makes it otherwise).
+await ensureTemplate();
 const created = await createTestDatabase();
 process.env.DATABASE_URL = created.url;
 process.env.LOG_LEVEL = "silent";

@@ -7,6 +7,7 @@
 import { z } from "zod";
 import { isBase64 } from "@/server/contracts/mock";
 import { compileString, compileTemplate } from "@/server/engine/template";
+import { parseStubBody } from "@/server/transport/stub-body";
 import { readWithSchema } from "./schema-check";
 import type { GeneratorWarning } from "./types";
 
@@ -100,28 +101,6 @@ export function readHar(document: unknown): HarEntry[] {
 export function readHarLog(document: unknown): { pages: HarPage[]; entries: HarEntry[] } {
   const { log } = readWithSchema(Har, document, "a HAR 1.2 document");
   return { pages: log.pages ?? [], entries: log.entries };
-}
-
-/** The body as server/transport/stub-body.ts parses it, so body conditions see what the stub will. */
-export function parseRequestBody(text: string, contentType: string | undefined): unknown {
-  if (text === "") return undefined;
-  const type = (contentType ?? "").toLowerCase();
-  if (type.includes("application/x-www-form-urlencoded")) {
-    const out: Record<string, string | string[]> = {};
-    for (const [k, v] of new URLSearchParams(text)) {
-      const prev = out[k];
-      out[k] = prev === undefined ? v : Array.isArray(prev) ? [...prev, v] : [prev, v];
-    }
-    return out;
-  }
-  if (type.includes("json") || type === "" || /^\s*[[{"]/.test(text)) {
-    try {
-      return JSON.parse(text);
-    } catch {
-      return text;
-    }
-  }
-  return text;
 }
 
 const headerList = (pairs: { name: string; value: string }[]) => {
@@ -246,7 +225,8 @@ export function recordedExchanges(document: unknown, warnings: GeneratorWarning[
       path: url!.pathname,
       search: url!.search,
       query,
-      body: parseRequestBody(requestBodyText(entry), headers["content-type"]?.[0] ?? entry.request.postData?.mimeType),
+      // Parsed as the stub parses it, so body conditions see what the stub will.
+      body: parseStubBody(requestBodyText(entry), headers["content-type"]?.[0] ?? entry.request.postData?.mimeType),
       headers,
       response,
       responseKey: responseKey(response),

@@ -8,7 +8,7 @@ import { MockInput } from "@/server/contracts/mock";
 import { buildNamespace, handle } from "@/server/engine/engine";
 import { responseBytes } from "@/server/engine/rendered-body";
 import { memoryDeps } from "@/server/engine/testing";
-import { parseRequestBody } from "./har-entries";
+import { parseStubBody } from "@/server/transport/stub-body";
 import { harToMocks } from "./har";
 import { GeneratorInputError } from "./input-error";
 
@@ -35,7 +35,7 @@ async function replay(doc: Obj, mocks: { mock: Obj }[], pathPrefix = "") {
     for (const h of e.request.headers) if (!h.name.startsWith(":")) (headers[h.name.toLowerCase()] ??= []).push(h.value);
     const query: Record<string, string[]> = {};
     for (const [k, v] of url.searchParams) (query[k] ??= []).push(v);
-    const body = e.request.postData ? parseRequestBody(e.request.postData.text, e.request.postData.mimeType) : undefined;
+    const body = e.request.postData ? parseStubBody(e.request.postData.text, e.request.postData.mimeType) : undefined;
     const res = await handle(ns, { namespace: "ns", method: e.request.method, path: pathPrefix + url.pathname, headers, query, body }, deps);
     expect(res.matched, `entry ${i}: ${e.request.method} ${e.request.url}`).toBe(true);
     if (!res.matched) continue;
