@@ -110,7 +110,7 @@ describe("parts whose job cannot reach a runner", () => {
     await Promise.all(agents.splice(0).map((a) => a.stop()));
   }, 60_000);
 
-  it("a job the queue failed, or no longer has, ends its part; the task fails saying why", async () => {
+  it("a job the queue failed, no longer has, or holds cancelled ends its part; the task fails saying why", async () => {
     const hand = await register("by-hand");
     const boss = await runnerQueue();
     const queue = namespaceQueue(nsId);
@@ -122,6 +122,11 @@ describe("parts whose job cannot reach a runner", () => {
     const gone = await submit();
     await boss.deleteJob(queue, gone.partId);
 
+    // A claim's release (cancel, then resume) that stopped halfway: ended only once that is a minute old.
+    const withdrawn = await submit();
+    await fetchPart(queue);
+    await boss.cancel(queue, withdrawn.partId);
+
     expect(await sweepStrandedParts()).toEqual({ ended: 2, released: 0 });
     const f = await taskView(failed.id);
     expect(f).toMatchObject({ status: "failed", runStatus: "error", parts: [expect.objectContaining({ status: "error" })] });
@@ -130,6 +135,9 @@ describe("parts whose job cannot reach a runner", () => {
     expect(g).toMatchObject({ status: "failed", runStatus: "error", error: "could not be handed to a runner: its job is no longer in the queue" });
     // The load run shows as an ended test run, not a queued one forever.
     expect(await db().testRun.findUniqueOrThrow({ where: { id: failed.resultId } })).toMatchObject({ status: "error", statusReason: f.error });
+    expect((await taskView(withdrawn.id)).status).toBe("queued");
+    expect(await sweepStrandedParts(later(MINUTE + 1000))).toEqual({ ended: 1, released: 0 });
+    expect(await taskView(withdrawn.id)).toMatchObject({ status: "failed", error: "could not be handed to a runner: its job was withdrawn from the queue before the part started" });
     await goOffline(hand.id);
   });
 
