@@ -17,12 +17,12 @@ import * as progressRoute from "@/app/api/v1/runners/[id]/parts/[partId]/progres
 import * as registerRoute from "@/app/api/v1/runners/register/route";
 import { db } from "@/server/db/client";
 import { RunnerAgent } from "@/server/runner-agent/agent";
-import { signedInOwner } from "@/server/testing/fixtures";
+import { actorFor, makeUser, signedInOwner } from "@/server/testing/fixtures";
 import { useTarget } from "@/server/testing/load-target";
 import { routeServer } from "@/server/testing/route-server";
 import { until } from "@/server/testing/until";
 import { useTestDatabase } from "@/server/testing/use-test-database";
-import { createNamespaceIntegration } from "../integrations";
+import { createIntegration, createNamespaceIntegration } from "../integrations";
 import { resolveNamespace } from "../namespace-access";
 import { fetchPart, namespaceQueue, partJobState, runnerOnlyQueue, runnerQueue, stopRunnerQueue } from "../runners/queue";
 import { createTestRun } from "../tester/test-runs";
@@ -200,6 +200,18 @@ describe("parts waiting for runners that do not come", () => {
     await db().runner.delete({ where: { id: doomed.id } });
     expect((await sweepStrandedParts()).ended).toBe(1);
     expect(await taskView(task.id)).toMatchObject({ status: "failed", error: `runner ${doomed.id}, which the task waited for, no longer exists` });
+  });
+
+  it("a task whose runner may no longer serve the namespace (its owner left it) fails at once", async () => {
+    const { user: member } = await makeUser({ namespaces: { [NS]: "editor" } });
+    const own = await createIntegration(actorFor(member), { name: "members-own", permissions: ["read", "write"] });
+    const runner = await register("members-runner", own.token);
+    const task = await submit({ runnerId: runner.id });
+    expect((await sweepStrandedParts()).ended).toBe(0);
+    await db().membership.deleteMany({ where: { userId: member.id } });
+    expect((await sweepStrandedParts()).ended).toBe(1);
+    expect(await taskView(task.id)).toMatchObject({ status: "failed", error: `runner 'members-runner' (${runner.id}), which the task waited for, may no longer serve namespace '${NS}'` });
+    await goOffline(runner.id, own.token);
   });
 
   it("a namespace's parts fail once no runner that may serve the namespace has been online for the grace", async () => {
