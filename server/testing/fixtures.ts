@@ -81,6 +81,12 @@ export function actorFor(user: { id: string; username: string; role: "admin" | "
   return { user: { id: user.id, username: user.username, role: user.role }, via: "session", permissions, pinnedNamespaceId: null, ip: "127.0.0.1" };
 }
 
+/** A new user owning these namespaces (created when missing), with its actor and a session cookie. */
+export async function signedInOwner(...namespaces: string[]) {
+  const { user } = await makeUser({ namespaces: Object.fromEntries(namespaces.map((n) => [n, "owner" as const])) });
+  return { user, actor: actorFor(user), cookie: await sessionCookie(user.id) };
+}
+
 export async function makeToken(user: { id: string; username: string; role: "admin" | "user" }, opts: { permissions?: Permission[]; namespace?: string; expiresInDays?: number } = {}) {
   const created = await createToken(actorFor(user), {
     name: "test token",

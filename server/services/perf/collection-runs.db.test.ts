@@ -3,7 +3,7 @@
 // test run (or streams it), keeps nothing with isDebug, refuses a CI trigger
 // it has no service for (503) and a scripted request (400 naming it);
 // perf/run-collection answers 202 and the run ends with the requests sent.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import * as executePerfRoute from "@/app/api/v1/api-tester/collections/execute-perf/route";
 import * as collectionsRoute from "@/app/api/v1/api-tester/collections/route";
 import * as requestsRoute from "@/app/api/v1/api-tester/collections/[id]/requests/route";
@@ -12,27 +12,23 @@ import { createCaller } from "@/server/api/root";
 import type { TrpcContext } from "@/server/api/trpc";
 import { db } from "@/server/db/client";
 import { AppError } from "@/server/errors";
-import { startTarget, type Target } from "@/server/perf/scripts/test-helpers";
-import { actorFor, call, makeUser, sessionCookie } from "@/server/testing/fixtures";
+import { actorFor, call, signedInOwner } from "@/server/testing/fixtures";
+import { useTarget } from "@/server/testing/load-target";
 import { useTestDatabase } from "@/server/testing/use-test-database";
 
 useTestDatabase();
 
 const NS = "perf-coll";
 let cookie: string;
-let owner: Awaited<ReturnType<typeof makeUser>>["user"];
-let target: Target;
+let owner: Awaited<ReturnType<typeof signedInOwner>>["user"];
+const target = useTarget();
 let shop: string;
 let scripted: string;
 
 const post = (route: { POST: any }, path: string, body: unknown, params?: Record<string, string>) => call(route.POST, `${path}?namespace=${NS}`, { method: "POST", cookie, body, params });
 
 beforeAll(async () => {
-  process.env.OUTBOUND_ALLOW_PRIVATE = "1";
-  target = await startTarget();
-  const { user } = await makeUser({ namespaces: { [NS]: "owner" } });
-  owner = user;
-  cookie = await sessionCookie(user.id);
+  ({ user: owner, cookie } = await signedInOwner(NS));
   const c = "/api/v1/api-tester/collections";
   shop = (await post(collectionsRoute, c, { name: "Shop", variables: [{ key: "base", value: target.base }] })).body.id;
   await post(requestsRoute, `${c}/${shop}/requests`, { name: "List", url: "{{base}}/items" }, { id: shop });
@@ -41,7 +37,6 @@ beforeAll(async () => {
   scripted = other;
   await post(requestsRoute, `${c}/${other}/requests`, { name: "With test", url: `${target.base}/s`, scripts: { test: "pm.test('ok', () => {});" } }, { id: other });
 });
-afterAll(() => target.close());
 
 const short = { vus: 2, duration: "1s" };
 

@@ -4,9 +4,7 @@
 // and running a config: its result names the config and shows in the
 // config's history and trend, with __ENV from the saved values, the run's
 // overrides and the config's API tester environment.
-import http from "node:http";
-import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import * as configsRoute from "@/app/api/v1/perf-configs/route";
 import * as configRoute from "@/app/api/v1/perf-configs/[id]/route";
 import * as runConfigRoute from "@/app/api/v1/perf-configs/[id]/run/route";
@@ -17,36 +15,27 @@ import * as environmentsRoute from "@/app/api/v1/api-tester/environments/route";
 import { createCaller } from "@/server/api/root";
 import type { TrpcContext } from "@/server/api/trpc";
 import { db } from "@/server/db/client";
-import { actorFor, call, makeUser, sessionCookie } from "@/server/testing/fixtures";
+import { actorFor, call, signedInOwner } from "@/server/testing/fixtures";
+import { useTarget } from "@/server/testing/load-target";
+import { until } from "@/server/testing/until";
 import { useTestDatabase } from "@/server/testing/use-test-database";
 
 useTestDatabase();
 
 const NS = "perf-configs";
 const OTHER = "perf-configs-other";
+const target = useTarget();
 let cookie: string;
 let outsider: string;
-let owner: { id: string; username: string; role: "admin" | "user" };
-let server: http.Server;
-let base: string;
-const seen: string[] = [];
+let owner: Awaited<ReturnType<typeof signedInOwner>>["user"];
 
 beforeAll(async () => {
-  process.env.OUTBOUND_ALLOW_PRIVATE = "1";
-  const o = await makeUser({ namespaces: { [NS]: "owner" } });
-  owner = o.user as typeof owner;
-  cookie = await sessionCookie(o.user.id);
-  const x = await makeUser({ namespaces: { [OTHER]: "owner" } });
-  outsider = await sessionCookie(x.user.id);
-  server = http.createServer((req, res) => {
-    seen.push(`${req.url} ${req.headers["x-token"] ?? ""}`);
-    req.resume();
-    res.writeHead(200, { "content-type": "application/json" }).end('{"ok":true}');
-  });
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  ({ user: owner, cookie } = await signedInOwner(NS));
+  ({ cookie: outsider } = await signedInOwner(OTHER));
 });
-afterAll(() => new Promise<void>((r) => server.close(() => r())));
+
+/** What reached the target: each request's path and x-token header. */
+const seen = () => target.seen.map((s) => `${s.path} ${s.headers["x-token"] ?? ""}`);
 
 const url = (path: string, ns = NS, extra = "") => `${path}?namespace=${ns}${extra}`;
 const create = (body: unknown, as = cookie, ns = NS) => call(configsRoute.POST, url("/api/v1/perf-configs", ns), { method: "POST", cookie: as, body });
@@ -59,20 +48,19 @@ import { check } from 'k6';
 export const options = { iterations: 4, vus: 1, thresholds: { http_req_duration: ['p(95)<5000'] } };
 export default function () { check(http.get(__ENV.BASE + '/hit', { headers: { 'x-token': __ENV.TOKEN || '' } }), { 'is 200': (r) => r.status === 200 }); }`;
 
-async function ended(id: string) {
-  const end = Date.now() + 20_000;
-  for (;;) {
-    const r = await call(resultRoute.GET, url(`/api/v1/perf-results/${id}`), { cookie, params: { id } });
-    if (!["queued", "running"].includes(r.body.status) || Date.now() > end) return r.body;
-    await new Promise((res) => setTimeout(res, 100));
-  }
-}
+const ended = async (id: string) =>
+  (
+    await until(
+      () => call(resultRoute.GET, url(`/api/v1/perf-results/${id}`), { cookie, params: { id } }),
+      (r) => !["queued", "running"].includes(r.body.status),
+    )
+  ).body;
 
 describe("performance configs", () => {
   it("creates, reads, lists with search, updates and deletes", async () => {
-    const r = await create({ name: "Checkout", description: "the checkout path", script: SCRIPT, options: { iterations: 2 }, environment: { BASE: base }, files: { "users.csv": "a,b\n" } });
+    const r = await create({ name: "Checkout", description: "the checkout path", script: SCRIPT, options: { iterations: 2 }, environment: { BASE: target.base }, files: { "users.csv": "a,b\n" } });
     expect(r.status, r.text).toBe(201);
-    expect(r.body).toMatchObject({ name: "Checkout", description: "the checkout path", options: { iterations: 2 }, environment: { BASE: base }, envNames: ["BASE"], fileNames: ["users.csv"], createdBy: owner.username, lastResult: null, collectionIds: [], environmentId: null });
+    expect(r.body).toMatchObject({ name: "Checkout", description: "the checkout path", options: { iterations: 2 }, environment: { BASE: target.base }, envNames: ["BASE"], fileNames: ["users.csv"], createdBy: owner.username, lastResult: null, collectionIds: [], environmentId: null });
     const id = r.body.id;
     expect((await get(id)).body.script).toBe(SCRIPT);
     await create({ name: "Other", script: SCRIPT });
@@ -84,7 +72,7 @@ describe("performance configs", () => {
     expect(list.body.configs[0]).not.toHaveProperty("environment");
     const updated = await put(id, { name: "Checkout v2", options: { iterations: 3 } });
     expect(updated.status, updated.text).toBe(200);
-    expect(updated.body).toMatchObject({ name: "Checkout v2", options: { iterations: 3 }, description: "the checkout path", environment: { BASE: base } });
+    expect(updated.body).toMatchObject({ name: "Checkout v2", options: { iterations: 3 }, description: "the checkout path", environment: { BASE: target.base } });
     const gone = await call(configRoute.DELETE, url(`/api/v1/perf-configs/${id}`), { method: "DELETE", cookie, params: { id } });
     expect(gone.status).toBe(200);
     expect((await get(id)).status).toBe(404);
@@ -132,10 +120,10 @@ describe("performance configs", () => {
   it("runs a config: the result names it, __ENV merges environment, config and run values, and it shows in history and trend", async () => {
     const env = await call(environmentsRoute.POST, url("/api/v1/api-tester/environments"), { method: "POST", cookie, body: { name: "Staging", variables: { TOKEN: "from-environment", BASE: "http://wrong.invalid" }, secrets: ["TOKEN"] } });
     expect(env.status, env.text).toBe(201);
-    const c = await create({ name: "Nightly", script: SCRIPT, environment: { BASE: base }, environmentId: env.body.id });
+    const c = await create({ name: "Nightly", script: SCRIPT, environment: { BASE: target.base }, environmentId: env.body.id });
     expect(c.status, c.text).toBe(201);
     const id = c.body.id;
-    seen.length = 0;
+    target.seen.length = 0;
     const first = await runConfig(id);
     expect(first.status, first.text).toBe(202);
     expect(first.body).toMatchObject({ status: "queued", taskId: first.body.id });
@@ -144,15 +132,15 @@ describe("performance configs", () => {
     expect(r1.summary).toMatchObject({ requests: 4, iterations: 4, checksPassed: 4, checksFailed: 0, thresholdsOk: true });
     expect(r1.envNames.sort()).toEqual(["BASE", "TOKEN"]);
     // The environment's secret reached the script; the config's own BASE won over the environment's.
-    expect(seen).toEqual(Array(4).fill("/hit from-environment"));
+    expect(seen()).toEqual(Array(4).fill("/hit from-environment"));
     const run = await db().testRun.findUniqueOrThrow({ where: { id: first.body.id } });
     expect(run).toMatchObject({ mode: "load", referenceId: id, environmentId: env.body.id });
 
-    seen.length = 0;
+    target.seen.length = 0;
     const second = await runConfig(id, { options: { iterations: 2 }, environment: { TOKEN: "from-run" } });
     expect(second.status, second.text).toBe(202);
     expect((await ended(second.body.id)).summary.requests).toBe(2);
-    expect(seen).toEqual(Array(2).fill("/hit from-run"));
+    expect(seen()).toEqual(Array(2).fill("/hit from-run"));
 
     const history = await call(historyRoute.GET, url(`/api/v1/perf-results/history/${id}`), { cookie, params: { configId: id } });
     expect(history.status).toBe(200);
@@ -179,7 +167,7 @@ describe("performance configs", () => {
 
   it("the tRPC procedures call the same services", async () => {
     const api = createCaller({ actor: actorFor(owner), authError: null, ip: "127.0.0.1", userAgent: null, requestId: "test" } satisfies TrpcContext).perf;
-    const c = await api.configs.create({ namespace: NS, config: { name: "Via tRPC", description: "", script: SCRIPT, options: { iterations: 1 }, environment: { BASE: base }, files: {}, collectionIds: [], environmentId: null } });
+    const c = await api.configs.create({ namespace: NS, config: { name: "Via tRPC", description: "", script: SCRIPT, options: { iterations: 1 }, environment: { BASE: target.base }, files: {}, collectionIds: [], environmentId: null } });
     expect((await api.configs.get({ namespace: NS, id: c.id })).name).toBe("Via tRPC");
     expect((await api.configs.update({ namespace: NS, id: c.id, patch: { description: "d" } })).description).toBe("d");
     const started = await api.configs.run({ namespace: NS, id: c.id });

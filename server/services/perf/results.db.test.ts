@@ -5,9 +5,7 @@
 // kept; a running result cannot be deleted (409), an ended one is, with its
 // test run; compare takes ids=a,b or id=a&id=b; lists filter; another
 // namespace's ids are 404.
-import http from "node:http";
-import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import * as runRoute from "@/app/api/v1/perf/run/route";
 import * as stopRoute from "@/app/api/v1/perf/stop/[taskId]/route";
 import * as listRoute from "@/app/api/v1/perf-results/route";
@@ -15,7 +13,8 @@ import * as resultRoute from "@/app/api/v1/perf-results/[id]/route";
 import * as compareRoute from "@/app/api/v1/perf-results/compare/route";
 import * as groupRoute from "@/app/api/v1/perf-results/group/[runGroupId]/route";
 import { db } from "@/server/db/client";
-import { call, makeUser, sessionCookie } from "@/server/testing/fixtures";
+import { call, signedInOwner } from "@/server/testing/fixtures";
+import { useTarget } from "@/server/testing/load-target";
 import { useTestDatabase } from "@/server/testing/use-test-database";
 import { until } from "@/server/testing/until";
 
@@ -23,29 +22,15 @@ useTestDatabase();
 
 const NS = "perf-results";
 const OTHER = "perf-results-other";
+// /slow answers after 250 ms (well above a loaded machine's own latency), /fail with a 500: the two runs compared differ.
+const target = useTarget(({ path }) => (path === "/fail" ? { status: 500, body: "no" } : path === "/slow" ? { delayMs: 250 } : undefined));
 let cookie: string;
 let outsider: string;
-let server: http.Server;
-let base: string;
-let hits = 0;
 
 beforeAll(async () => {
-  process.env.OUTBOUND_ALLOW_PRIVATE = "1";
-  const o = await makeUser({ namespaces: { [NS]: "owner" } });
-  cookie = await sessionCookie(o.user.id);
-  const x = await makeUser({ namespaces: { [OTHER]: "owner" } });
-  outsider = await sessionCookie(x.user.id);
-  server = http.createServer((req, res) => {
-    hits++;
-    req.resume();
-    // /slow answers after 250 ms (well above a loaded machine's own latency), /fail with a 500: the two runs compared differ.
-    if (req.url === "/fail") return void res.writeHead(500).end("no");
-    setTimeout(() => res.end("ok"), req.url === "/slow" ? 250 : 0);
-  });
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  ({ cookie } = await signedInOwner(NS));
+  ({ cookie: outsider } = await signedInOwner(OTHER));
 });
-afterAll(() => new Promise<void>((r) => server.close(() => r())));
 
 const url = (path: string, ns = NS, extra = "") => `${path}?namespace=${ns}${extra}`;
 const start = (body: unknown) => call(runRoute.POST, url("/api/v1/perf/run"), { method: "POST", cookie, body });
@@ -67,13 +52,13 @@ let slow: string;
 
 describe("load results", () => {
   it("perf/run answers 202 and the detail carries k6's metrics, checks and thresholds", async () => {
-    hits = 0;
-    const r = await start({ name: "Fast", script: script("/fast", "{ iterations: 10, vus: 2, thresholds: { http_req_duration: ['p(95)<5000'], checks: ['rate>0.99'] } }"), environment: { BASE: base } });
+    target.seen.length = 0;
+    const r = await start({ name: "Fast", script: script("/fast", "{ iterations: 10, vus: 2, thresholds: { http_req_duration: ['p(95)<5000'], checks: ['rate>0.99'] } }"), environment: { BASE: target.base } });
     expect(r.status, r.text).toBe(202);
     expect(r.body).toEqual({ id: expect.any(String), status: "queued", taskId: r.body.id });
     fast = r.body.id;
     const d = await ended(fast);
-    expect(hits).toBe(10);
+    expect(target.seen.length).toBe(10);
     expect(d).toMatchObject({ name: "Fast", status: "passed", configId: null, runGroupId: fast, envNames: ["BASE"], handleSummary: null });
     expect(d.metrics.http_req_duration).toMatchObject({ type: "trend", contains: "time" });
     expect(Object.keys(d.metrics.http_req_duration.values)).toEqual(expect.arrayContaining(["avg", "min", "med", "max", "p(90)", "p(95)"]));
@@ -94,7 +79,7 @@ describe("load results", () => {
   });
 
   it("a running result is read live; it cannot be deleted (409); perf/stop ends it within a second, keeping what it measured", async () => {
-    const r = await start({ name: "Long", script: script("/slow", "{ vus: 2, duration: '60s' }"), environment: { BASE: base } });
+    const r = await start({ name: "Long", script: script("/slow", "{ vus: 2, duration: '60s' }"), environment: { BASE: target.base } });
     expect(r.status, r.text).toBe(202);
     const id = r.body.id;
     // Snapshots come every 5 s: wait for the first, then the live detail has numbers.
@@ -186,7 +171,7 @@ describe("load results", () => {
   });
 
   it("deletes an ended result with its load test run", async () => {
-    const failing = await start({ name: "Failing", script: script("/fail", "{ iterations: 3, thresholds: { http_req_failed: ['rate<0.5'] } }"), environment: { BASE: base } });
+    const failing = await start({ name: "Failing", script: script("/fail", "{ iterations: 3, thresholds: { http_req_failed: ['rate<0.5'] } }"), environment: { BASE: target.base } });
     const d = await ended(failing.body.id);
     expect(d).toMatchObject({ status: "failed", summary: { failedRate: 1, thresholdsOk: false, checksFailed: 3 } });
     expect(d.thresholds).toEqual([{ key: "http_req_failed", source: "rate<0.5", ok: false, actual: 1 }]);

@@ -94,10 +94,15 @@ export async function finishPart(partId: string, report: FinalReport): Promise<v
   await finalizeIfDone(part.resultId);
 }
 
-/** Ends parts that will never report again: queued ones of a stopped run, and silent running ones. */
-export async function endParts(resultId: string, status: "cancelled" | "lost", reason: string, where: Prisma.PerfRunPartWhereInput = {}): Promise<void> {
-  await db().perfRunPart.updateMany({ where: { resultId, status: { notIn: [...FINAL_PART_STATUSES] }, ...where }, data: { status, reason, finishedAt: new Date() } });
+/**
+ * Ends parts that will never report again: queued ones of a stopped run
+ * (cancelled), silent running ones (lost), queued ones no runner will ever
+ * start (error: they could not run).
+ */
+export async function endParts(resultId: string, status: "cancelled" | "lost" | "error", reason: string, where: Prisma.PerfRunPartWhereInput = {}): Promise<number> {
+  const { count } = await db().perfRunPart.updateMany({ where: { resultId, status: { notIn: [...FINAL_PART_STATUSES] }, ...where }, data: { status, reason, finishedAt: new Date() } });
   await finalizeIfDone(resultId);
+  return count;
 }
 
 /** Marks running parts that stopped reporting as lost; returns how many. Called every few seconds by the web process. */

@@ -19,7 +19,7 @@ export { RUNNER_ONLINE_WITHIN_MS } from "../runners/registry";
 
 /** Whether any runner agent may take this namespace's load runs now. */
 export async function runnersAvailable(scope: NamespaceScope): Promise<boolean> {
-  return (await db().runner.count({ where: { ...onlineRunnersWhere(), ...servingWhere(scope) } })) > 0;
+  return (await db().runner.count({ where: { ...onlineRunnersWhere(), ...(await servingWhere(scope.id)) } })) > 0;
 }
 
 export interface Dispatch {
@@ -39,9 +39,9 @@ export function queueOfTask(task: { preferredRunnerId: string | null; namespaceI
 }
 
 async function capacities(scope: NamespaceScope, preferredRunnerId?: string): Promise<number[]> {
-  const runners = await db().runner.findMany({ where: { ...onlineRunnersWhere(), ...servingWhere(scope), ...(preferredRunnerId ? { id: preferredRunnerId } : {}) }, select: { capacityVus: true } });
+  const runners = await db().runner.findMany({ where: { ...onlineRunnersWhere(), ...(await servingWhere(scope.id)), ...(preferredRunnerId ? { id: preferredRunnerId } : {}) }, select: { capacityVus: true } });
   if (!runners.length) {
-    throw new AppError("unavailable", preferredRunnerId ? `Runner '${preferredRunnerId}' is not online for namespace '${scope.name}'` : `No runner agent that may serve namespace '${scope.name}' is online (start one with npx polymock runner)`);
+    throw new AppError("unavailable", preferredRunnerId ? `Runner '${preferredRunnerId}' is not online, or may not serve namespace '${scope.name}'` : `No runner agent that may serve namespace '${scope.name}' is online (start one with npx polymock runner)`);
   }
   return runners.map((r) => r.capacityVus);
 }

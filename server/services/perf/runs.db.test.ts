@@ -3,12 +3,11 @@
 // stop lands within a second and keeps what was measured; bad scripts,
 // options and thresholds are 400s naming them; a part that goes silent is
 // lost and its run still reports what it measured.
-import http from "node:http";
-import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/server/db/client";
 import { AppError } from "@/server/errors";
-import { actorFor, makeUser } from "@/server/testing/fixtures";
+import { signedInOwner } from "@/server/testing/fixtures";
+import { useTarget } from "@/server/testing/load-target";
 import { useTestDatabase } from "@/server/testing/use-test-database";
 import type { Actor } from "@/server/auth/actor";
 import { type NamespaceScope, resolveNamespace } from "../namespace-access";
@@ -17,29 +16,16 @@ import { startPerfRun, stopPerfRun } from "./runs";
 import { until } from "@/server/testing/until";
 
 useTestDatabase();
+const target = useTarget();
 
 const NS = "perf-runs";
 let actor: Actor;
 let scope: NamespaceScope;
-let server: http.Server;
-let base: string;
-let hits = 0;
 
 beforeAll(async () => {
-  process.env.OUTBOUND_ALLOW_PRIVATE = "1";
-  const u = await makeUser({ namespaces: { [NS]: "owner" } });
-  actor = actorFor(u.user);
+  ({ actor } = await signedInOwner(NS));
   scope = await resolveNamespace(actor, NS);
-  server = http.createServer((req, res) => {
-    hits++;
-    req.resume();
-    res.end("ok");
-  });
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
-afterAll(() => new Promise<void>((r) => server.close(() => r())));
-
 
 const ended = (id: string) =>
   until(
@@ -58,7 +44,7 @@ async function problemOf(p: Promise<unknown>): Promise<AppError> {
 
 describe("load runs in the web process", () => {
   it("runs a k6 script and stores k6's numbers on the result and its load test run", async () => {
-    hits = 0;
+    target.seen.length = 0;
     const started = await startPerfRun(actor, scope, {
       name: "Smoke",
       script: `import http from 'k6/http';
@@ -66,12 +52,12 @@ import { check } from 'k6';
 export const options = { iterations: 20, vus: 2, thresholds: { http_req_failed: ['rate<0.01'], checks: ['rate==1'] } };
 export default function () { check(http.get(__ENV.BASE + '/x'), { 'is 200': (r) => r.status === 200 }); }
 export function handleSummary(data) { return { 'summary.json': JSON.stringify({ reqs: data.metrics.http_reqs.values.count }) }; }`,
-      environment: { BASE: base },
+      environment: { BASE: target.base },
     });
     expect(started).toMatchObject({ status: "queued", taskId: started.id });
     const r = await ended(started.id);
     expect(r.status).toBe("passed");
-    expect(hits).toBe(20);
+    expect(target.seen.length).toBe(20);
     const summary = r.summary as { metrics: Record<string, { values: Record<string, number> }> };
     expect(summary.metrics.http_reqs.values.count).toBe(20);
     expect(r.thresholds).toEqual(expect.arrayContaining([expect.objectContaining({ key: "checks", ok: true })]));
@@ -88,7 +74,7 @@ export function handleSummary(data) { return { 'summary.json': JSON.stringify({ 
       script: `import http from 'k6/http'; import { sleep } from 'k6';
 export const options = { vus: 2, duration: '60s' };
 export default function () { http.get(__ENV.BASE); sleep(0.05); }`,
-      environment: { BASE: base },
+      environment: { BASE: target.base },
     });
     await until(
       () => db().perfRunPart.findFirstOrThrow({ where: { resultId: started.id } }),
@@ -127,7 +113,7 @@ export default function () { http.get(__ENV.BASE); sleep(0.05); }`,
   it("a silent part is lost; what it reported still counts and the run says why it failed", async () => {
     const started = await startPerfRun(actor, scope, {
       script: `import http from 'k6/http'; export const options = { iterations: 3 }; export default function () { http.get(__ENV.BASE); }`,
-      environment: { BASE: base },
+      environment: { BASE: target.base },
     });
     await ended(started.id);
     // A second, hand-made run whose only part reported once and then went silent.

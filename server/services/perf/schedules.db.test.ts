@@ -5,9 +5,7 @@
 // the namespace runs nothing and the schedule says why; an occurrence missed
 // beyond the catch-up window is skipped and said so; deleting a config takes
 // its schedules with it.
-import http from "node:http";
-import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import * as configsRoute from "@/app/api/v1/perf-configs/route";
 import * as configRoute from "@/app/api/v1/perf-configs/[id]/route";
 import * as listRoute from "@/app/api/v1/perf-schedules/route";
@@ -15,7 +13,9 @@ import * as oneRoute from "@/app/api/v1/perf-schedules/[id]/route";
 import { createCaller } from "@/server/api/root";
 import type { TrpcContext } from "@/server/api/trpc";
 import { db } from "@/server/db/client";
-import { actorFor, call, makeNamespace, makeUser, sessionCookie } from "@/server/testing/fixtures";
+import { actorFor, call, makeNamespace, makeUser, sessionCookie, signedInOwner } from "@/server/testing/fixtures";
+import { useTarget } from "@/server/testing/load-target";
+import { until } from "@/server/testing/until";
 import { useTestDatabase } from "@/server/testing/use-test-database";
 import { resolveNamespace } from "../namespace-access";
 import { Scheduler, type SchedulerClock } from "../tester/scheduler";
@@ -26,35 +26,21 @@ useTestDatabase();
 
 const NS = "perf-sched";
 const OTHER = "perf-sched-other";
+const target = useTarget();
 let owner: { id: string; username: string; role: "admin" | "user" };
 let cookie: string;
 let colleague: { id: string; username: string; role: "admin" | "user" };
 let colleagueCookie: string;
 let outsider: string;
-let server: http.Server;
-let base: string;
-let hits = 0;
 
 beforeAll(async () => {
-  process.env.OUTBOUND_ALLOW_PRIVATE = "1";
-  const o = await makeUser({ namespaces: { [NS]: "owner" } });
-  owner = o.user as typeof owner;
-  cookie = await sessionCookie(o.user.id);
+  ({ user: owner, cookie } = await signedInOwner(NS));
   const c = await makeUser();
   colleague = c.user as typeof colleague;
   await makeNamespace(NS, { [c.user.id]: "editor" });
   colleagueCookie = await sessionCookie(c.user.id);
-  const x = await makeUser({ namespaces: { [OTHER]: "owner" } });
-  outsider = await sessionCookie(x.user.id);
-  server = http.createServer((req, res) => {
-    hits++;
-    req.resume();
-    res.end("ok");
-  });
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  ({ cookie: outsider } = await signedInOwner(OTHER));
 });
-afterAll(() => new Promise<void>((r) => server.close(() => r())));
 
 const url = (path: string, ns = NS) => `${path}?namespace=${ns}`;
 const createSchedule = (body: unknown, as = cookie, ns = NS) => call(listRoute.POST, url("/api/v1/perf-schedules", ns), { method: "POST", cookie: as, body });
@@ -65,7 +51,7 @@ async function config(name: string, ns = NS, as = cookie): Promise<string> {
   const r = await call(configsRoute.POST, url("/api/v1/perf-configs", ns), {
     method: "POST",
     cookie: as,
-    body: { name, script: "import http from 'k6/http';\nexport const options = { iterations: 2 };\nexport default function () { http.get(__ENV.BASE); }", environment: { BASE: base } },
+    body: { name, script: "import http from 'k6/http';\nexport const options = { iterations: 2 };\nexport default function () { http.get(__ENV.BASE); }", environment: { BASE: target.base } },
   });
   expect(r.status, r.text).toBe(201);
   return r.body.id;
@@ -76,14 +62,11 @@ function manualClock(start: string): SchedulerClock & { set(iso: string): void }
   return { now: () => new Date(now), set: (iso) => void (now = new Date(iso)), setTimeout: () => null, clearTimeout: () => {} };
 }
 
-async function resultEnded(id: string) {
-  const end = Date.now() + 20_000;
-  for (;;) {
-    const r = await db().perfResult.findUniqueOrThrow({ where: { id } });
-    if (!["queued", "running"].includes(r.status) || Date.now() > end) return r;
-    await new Promise((res) => setTimeout(res, 100));
-  }
-}
+const resultEnded = (id: string) =>
+  until(
+    () => db().perfResult.findUniqueOrThrow({ where: { id } }),
+    (r) => !["queued", "running"].includes(r.status),
+  );
 
 describe("load-test schedules: CRUD and validation", () => {
   it("creates with occurrences in its time zone, lists, reads, updates (then runs as the updater) and deletes", async () => {
@@ -157,12 +140,12 @@ describe("the scheduler runs load-test schedules", () => {
     const scheduler = new Scheduler({ clock, kinds: [perfSchedules] });
     expect(await scheduler.tickAndWait()).toEqual([]);
     clock.set("2030-01-01T10:00:05Z");
-    hits = 0;
+    target.seen.length = 0;
     const fired = await scheduler.tickAndWait();
     expect(fired).toEqual([expect.objectContaining({ scheduleId: s.id, action: "dispatched", occurrence: "2030-01-01T10:00:00.000Z", error: null })]);
     const result = await resultEnded(fired[0].runId!);
     expect(result).toMatchObject({ status: "passed", configId, createdBy: colleague.username, name: "Hourly" });
-    expect(hits).toBe(2);
+    expect(target.seen.length).toBe(2);
     expect(await db().testRun.findUniqueOrThrow({ where: { id: result.id } })).toMatchObject({ mode: "load", referenceId: configId });
     const row = await db().perfSchedule.findUniqueOrThrow({ where: { id: s.id } });
     expect(row).toMatchObject({ lastResultId: result.id, lastError: null });

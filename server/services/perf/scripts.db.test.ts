@@ -4,7 +4,7 @@
 // secrets kept out of scripts, a script the engine refuses as a 400, and
 // collectionsToLoadScript — what the collection load runs are built on —
 // giving a script that runs on the real engine against a real server.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import * as scriptsRoute from "@/app/api/v1/perf/scripts/route";
 import * as fromRequestRoute from "@/app/api/v1/perf/scripts/from-request/route";
 import * as fromHarRoute from "@/app/api/v1/perf/scripts/from-har/route";
@@ -17,8 +17,8 @@ import * as shareSpacesRoute from "@/app/api/v1/api-tester/collections/[id]/shar
 import * as environmentsRoute from "@/app/api/v1/api-tester/environments/route";
 import { AppError } from "@/server/errors";
 import { runLoadTest } from "@/server/perf/k6/engine";
-import { startTarget, type Target } from "@/server/perf/scripts/test-helpers";
-import { actorFor, call, makeUser, sessionCookie } from "@/server/testing/fixtures";
+import { actorFor, call, signedInOwner } from "@/server/testing/fixtures";
+import { useTarget } from "@/server/testing/load-target";
 import { useTestDatabase } from "@/server/testing/use-test-database";
 import { resolveNamespace } from "../namespace-access";
 import { collectionsToLoadScript } from "./scripts";
@@ -28,8 +28,8 @@ useTestDatabase();
 const A = "perf-a";
 const B = "perf-b";
 let cookie: string;
-let owner: Awaited<ReturnType<typeof makeUser>>["user"];
-let target: Target;
+let owner: Awaited<ReturnType<typeof signedInOwner>>["user"];
+const target = useTarget();
 let shop: string;
 let listUsers: string;
 let scripted: string;
@@ -43,9 +43,7 @@ async function created(r: Promise<{ status: number; body: any }>) {
 }
 
 beforeAll(async () => {
-  target = await startTarget();
-  ({ user: owner } = await makeUser({ namespaces: { [A]: "owner", [B]: "owner" } }));
-  cookie = await sessionCookie(owner.id);
+  ({ user: owner, cookie } = await signedInOwner(A, B));
   const c = "/api/v1/api-tester/collections";
   shop = await created(post(collectionsRoute, c, { name: "Shop", variables: [{ key: "base", value: target.base }, { key: "token", value: "coll-secret", secret: true }], auth: { type: "bearer", bearer: { token: "{{token}}" } } }));
   const folder = await created(post(foldersRoute, `${c}/${shop}/folders`, { name: "Users" }, { id: shop }));
@@ -54,7 +52,6 @@ beforeAll(async () => {
   scripted = await created(post(requestsRoute, `${c}/${shop}/requests`, { name: "Scripted", url: "{{base}}/s", scripts: { test: "pm.test('ok', () => pm.response.to.have.status(200));" } }, { id: shop }));
   staging = await created(post(environmentsRoute, "/api/v1/api-tester/environments", { name: "Staging", variables: { who: "ann", apiKey: "env-secret" }, secrets: ["apiKey"] }));
 });
-afterAll(() => target.close());
 
 describe("perf script endpoints", () => {
   it("from-request: the request with its folder and collection settings; secrets named, never written", async () => {

@@ -31,8 +31,8 @@ async function candidateQueues(runner: Runner, served: { all: boolean; ids: stri
     JOIN "PerfResult" r ON r.id = p."resultId"
     JOIN "RunnerTask" t ON t.id = r."taskId"
     WHERE p.status = 'queued' AND p."jobId" IS NOT NULL AND t.status IN ('queued', 'running')
-      AND (t."preferredRunnerId" = ${runner.id}::uuid
-        OR (t."preferredRunnerId" IS NULL AND (${served.all} OR r."namespaceId" = ANY(${served.ids}::uuid[]))))
+      AND (${served.all} OR r."namespaceId" = ANY(${served.ids}::uuid[]))
+      AND (t."preferredRunnerId" = ${runner.id}::uuid OR t."preferredRunnerId" IS NULL)
     ORDER BY t."createdAt", p.index
     LIMIT 200`;
   return [...new Set(rows.map((r) => (r.preferredRunnerId ? runnerOnlyQueue(r.preferredRunnerId) : namespaceQueue(r.namespaceId))))];

@@ -129,3 +129,18 @@ export async function cancelParts(queue: string, jobIds: string[]): Promise<void
   const boss = await runnerQueue();
   await boss.cancel(queue, jobIds);
 }
+
+export interface PartJobState {
+  state: "created" | "retry" | "active" | "completed" | "cancelled" | "failed";
+  /** When it was last leased (active), and when it ended (cancelled, completed, failed). */
+  startedOn: Date | null;
+  completedOn: Date | null;
+}
+
+/** Where a part's job stands in the queue (archived jobs included); null once pg-boss has deleted it. */
+export async function partJobState(queue: string, jobId: string): Promise<PartJobState | null> {
+  const boss = await runnerQueue();
+  const job = await boss.getJobById<PartJob>(queue, jobId, { includeArchive: true });
+  if (!job) return null;
+  return { state: job.state, startedOn: job.startedOn ?? null, completedOn: job.completedOn ?? null };
+}

@@ -4,7 +4,7 @@
 // (GET /runners, GET /integrations/status).
 import { type Actor, isAdmin } from "@/server/auth/actor";
 import type { RegisterRunnerInput, RunnerHeartbeatInput, RunnerView } from "@/server/contracts/runner-endpoints";
-import { db, type Runner } from "@/server/db/client";
+import { db, type Prisma, type Runner } from "@/server/db/client";
 import { AppError, errors } from "@/server/errors";
 import { recordAudit } from "../audit";
 import { listRotating } from "../credentials";
@@ -28,9 +28,18 @@ export function onlineRunnersWhere(now = Date.now()) {
   return { status: "online", lastHeartbeatAt: { gte: new Date(now - RUNNER_ONLINE_WITHIN_MS) } };
 }
 
-/** Runners whose token may serve the namespace (pinned to it, or instance-wide). */
-export function servingWhere(scope: NamespaceScope) {
-  return { OR: [{ namespaceId: null }, { namespaceId: scope.id }] };
+/**
+ * Runners whose token may serve the namespace, as their claims decide
+ * (servedNamespaces): pinned to it, or unpinned and owned by an admin or by a
+ * member of the namespace. Listing, placing and waiting all use this one
+ * rule, so a run is never queued for a runner that would not take it.
+ */
+export async function servingWhere(namespaceId: string): Promise<Prisma.RunnerWhereInput> {
+  const wide = await db().credential.findMany({
+    where: { kind: "integration", namespaceId: null, user: { OR: [{ role: "admin" }, { memberships: { some: { namespaceId } } }] } },
+    select: { id: true },
+  });
+  return { OR: [{ namespaceId }, { namespaceId: null, credentialId: { in: wide.map((c) => c.id) } }] };
 }
 
 /** Only integration tokens run agents: a runner acts for its token, and the token decides its namespaces. */
@@ -122,7 +131,7 @@ export async function touchRunner(id: string, activeVus: number): Promise<void> 
 }
 
 export async function listRunners(scope: NamespaceScope) {
-  const all = await db().runner.findMany({ where: servingWhere(scope), orderBy: [{ name: "asc" }] });
+  const all = await db().runner.findMany({ where: await servingWhere(scope.id), orderBy: [{ name: "asc" }] });
   // A deleted integration token takes its runners with it (they can no longer authenticate anyway).
   const tokens = new Set((await db().credential.findMany({ where: { id: { in: [...new Set(all.map((r) => r.credentialId))] } }, select: { id: true } })).map((c) => c.id));
   const runners = await runnerViews(all.filter((r) => tokens.has(r.credentialId)));

@@ -8,10 +8,7 @@
 // namespace's parts out of another namespace's reach, capacity, the task
 // endpoints (400, 404, 503, queue position, cancel).
 import { type ChildProcess, spawn } from "node:child_process";
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import path from "node:path";
-import { Readable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as integrationStatusRoute from "@/app/api/v1/integrations/status/route";
 import * as taskQueueRoute from "@/app/api/v1/runner-tasks/[id]/queue-position/route";
@@ -25,17 +22,19 @@ import * as registerRoute from "@/app/api/v1/runners/register/route";
 import * as runnersRoute from "@/app/api/v1/runners/route";
 import { db } from "@/server/db/client";
 import { RunnerAgent } from "@/server/runner-agent/agent";
-import { actorFor, makeToken, makeUser, sessionCookie } from "@/server/testing/fixtures";
+import { actorFor, makeToken, makeUser, signedInOwner } from "@/server/testing/fixtures";
+import { useTarget } from "@/server/testing/load-target";
+import { routeServer } from "@/server/testing/route-server";
+import { until } from "@/server/testing/until";
 import { useTestDatabase } from "@/server/testing/use-test-database";
 import { createIntegration, createNamespaceIntegration, revokeRotating } from "../integrations";
 import { sweepLostParts } from "../perf/run-parts";
 import { namespaceQueue, runnerQueue, stopRunnerQueue } from "./queue";
-import { until } from "@/server/testing/until";
 
 useTestDatabase();
+const target = useTarget();
 
-type Handler = (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>;
-const ROUTES: [string, Record<string, unknown>][] = [
+const api = routeServer([
   ["/api/v1/runners/register", registerRoute],
   ["/api/v1/runners", runnersRoute],
   ["/api/v1/runners/[id]/heartbeat", heartbeatRoute],
@@ -46,56 +45,9 @@ const ROUTES: [string, Record<string, unknown>][] = [
   ["/api/v1/runner-tasks/[id]", taskRoute],
   ["/api/v1/runner-tasks/[id]/queue-position", taskQueueRoute],
   ["/api/v1/integrations/status", integrationStatusRoute],
-];
-
-/** The route handlers over HTTP, as Next.js serves them (static segments first). */
-function startApi() {
-  const table = ROUTES.map(([pattern, module]) => ({ parts: pattern.split("/").filter(Boolean), module })).sort((a, b) => a.parts.filter((p) => p.startsWith("[")).length - b.parts.filter((p) => p.startsWith("[")).length);
-  let inFlight = 0;
-  const server = http.createServer(async (req, res) => {
-    const url = new URL(req.url ?? "/", "http://127.0.0.1");
-    const segs = url.pathname.split("/").filter(Boolean);
-    for (const route of table) {
-      if (route.parts.length !== segs.length) continue;
-      const params: Record<string, string> = {};
-      if (!route.parts.every((p, i) => (p.startsWith("[") ? ((params[p.slice(1, -1)] = decodeURIComponent(segs[i])), true) : p === segs[i]))) continue;
-      const handler = route.module[req.method ?? "GET"] as Handler | undefined;
-      if (!handler) break;
-      inFlight++;
-      // A client that hangs up (an agent stopping its long poll) aborts the handler's signal, as in Next.js.
-      const hangup = new AbortController();
-      res.on("close", () => hangup.abort());
-      const headers = new Headers();
-      for (const [k, v] of Object.entries(req.headers)) if (typeof v === "string") headers.set(k, v);
-      headers.set("x-polymock-peer", "127.0.0.1");
-      const hasBody = req.method !== "GET" && req.method !== "HEAD";
-      try {
-        const request = new Request(url, { method: req.method, headers, body: hasBody ? (Readable.toWeb(req) as ReadableStream) : undefined, duplex: "half", signal: hangup.signal } as RequestInit);
-        const response = await handler(request, { params: Promise.resolve(params) });
-        res.writeHead(response.status, { "content-type": response.headers.get("content-type") ?? "application/json" }).end(Buffer.from(await response.arrayBuffer()));
-      } catch (e) {
-        if (!res.headersSent) res.writeHead(500).end(String(e));
-      } finally {
-        inFlight--;
-      }
-      return;
-    }
-    res.writeHead(404).end("{}");
-  });
-  return {
-    server,
-    listen: () => new Promise<string>((r) => server.listen(0, "127.0.0.1", () => r(`http://127.0.0.1:${(server.address() as AddressInfo).port}`))),
-    settled: async () => {
-      while (inFlight > 0) await new Promise((r) => setTimeout(r, 50));
-    },
-  };
-}
-
-const api = startApi();
+]);
+const call = api.call;
 let base = "";
-let target: http.Server;
-let targetUrl = "";
-let hits = 0;
 let owner: { id: string; username: string; role: "admin" | "user" };
 let cookie = "";
 let tokenA = "";
@@ -104,22 +56,12 @@ let tokenAId = "";
 const agents: RunnerAgent[] = [];
 const children: ChildProcess[] = [];
 
-async function call(method: string, pathname: string, opts: { body?: unknown; token?: string; cookie?: string } = {}) {
-  const headers: Record<string, string> = { "content-type": "application/json" };
-  if (opts.token) headers.authorization = `Bearer ${opts.token}`;
-  if (opts.cookie) headers.cookie = opts.cookie;
-  const res = await fetch(`${base}${pathname}`, { method, headers, body: opts.body === undefined ? undefined : JSON.stringify(opts.body) });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : null };
-}
-
-
 const SCRIPT = `import http from 'k6/http'; import { sleep } from 'k6';
 export default function () { http.get(__ENV.BASE + '/hit'); sleep(0.1); }`;
 
 async function config(namespace: string, options: Record<string, unknown>) {
   const ns = await db().namespace.findUniqueOrThrow({ where: { name: namespace } });
-  return db().perfConfig.create({ data: { namespaceId: ns.id, name: `Load ${namespace}`, script: SCRIPT, options: options as object, environment: { BASE: targetUrl } } });
+  return db().perfConfig.create({ data: { namespaceId: ns.id, name: `Load ${namespace}`, script: SCRIPT, options: options as object, environment: { BASE: target.base } } });
 }
 
 const submit = (namespace: string, body: Record<string, unknown>) => call("POST", `/api/v1/runner-tasks?namespace=${namespace}`, { cookie, body });
@@ -129,18 +71,8 @@ const register = (token: string, name: string, capacityVus = 10) => call("POST",
 const httpReqs = (summary: unknown) => (summary as { metrics: Record<string, { values: Record<string, number> }> }).metrics.http_reqs.values.count;
 
 beforeAll(async () => {
-  process.env.OUTBOUND_ALLOW_PRIVATE = "1";
   base = await api.listen();
-  target = http.createServer((req, res) => {
-    hits++;
-    req.resume();
-    res.end("ok");
-  });
-  await new Promise<void>((r) => target.listen(0, "127.0.0.1", r));
-  targetUrl = `http://127.0.0.1:${(target.address() as AddressInfo).port}`;
-  const u = await makeUser({ namespaces: { "team-a": "owner", "team-b": "owner" } });
-  owner = u.user;
-  cookie = await sessionCookie(owner.id);
+  ({ user: owner, cookie } = await signedInOwner("team-a", "team-b"));
   const a = await createNamespaceIntegration(actorFor(owner), "team-a", { name: "runners-a", permissions: ["read", "write"] });
   tokenA = a.token;
   tokenAId = a.id;
@@ -152,9 +84,7 @@ afterAll(async () => {
   await Promise.all(agents.map((a) => a.stop()));
   await api.settled();
   await stopRunnerQueue();
-  await new Promise<void>((r) => target.close(() => r()));
-  api.server.closeAllConnections();
-  await new Promise<void>((r) => api.server.close(() => r()));
+  await api.close();
 });
 
 describe("registering runner agents", () => {
@@ -217,7 +147,7 @@ describe("runner tasks, with runners that claim by hand", () => {
     expect((await claim(a.id, tokenA, 3)).body).toEqual({ part: null });
     // The part went back to its place: the next runner with room gets it.
     const got = (await claim(a.id, tokenA, 10)).body.part;
-    expect(got).toMatchObject({ taskId: task.body.id, namespace: "team-a", vus: 4, segment: { index: 0, count: 1 }, env: { BASE: targetUrl }, options: { vus: 4, iterations: 4 } });
+    expect(got).toMatchObject({ taskId: task.body.id, namespace: "team-a", vus: 4, segment: { index: 0, count: 1 }, env: { BASE: target.base }, options: { vus: 4, iterations: 4 } });
     expect(got.script).toBe(SCRIPT);
     expect((await taskView(task.body.id)).body).toMatchObject({ status: "running", parts: [expect.objectContaining({ status: "running", runnerId: a.id })] });
     // B's runner cannot report on A's part.
@@ -247,6 +177,26 @@ describe("runner tasks, with runners that claim by hand", () => {
     expect(part).toMatchObject({ taskId: task.id, namespace: "team-b" });
     await call("POST", `/api/v1/runners/${runner.id}/parts/${part.partId}/finish`, { token: wide.token, body: { status: "error", reason: "by hand" } });
     await call("POST", `/api/v1/runners/${runner.id}/heartbeat`, { token: wide.token, body: { activeVus: 0, status: "offline" } });
+  });
+
+  it("a user's token without a namespace serves only its owner's namespaces: not listed, chosen or queued for elsewhere", async () => {
+    const { user: member } = await makeUser({ namespaces: { "team-b": "editor" } });
+    const own = await createIntegration(actorFor(member), { name: "members-own", permissions: ["read", "write"] });
+    const runner = (await register(own.token, "members-runner", 10)).body;
+    expect(runner.namespace).toBeNull();
+    expect((await call("GET", "/api/v1/runners?namespace=team-b", { cookie })).body.runners).toEqual(expect.arrayContaining([expect.objectContaining({ name: "members-runner" })]));
+    expect((await call("GET", "/api/v1/runners?namespace=team-a", { cookie })).body.runners).not.toEqual(expect.arrayContaining([expect.objectContaining({ name: "members-runner" })]));
+    // team-a's runs may not go to it: asked for by id, or as the only runner online.
+    const cfg = await config("team-a", { vus: 1, iterations: 1 });
+    const asked = await submit("team-a", { configId: cfg.id, runnerId: runner.id });
+    expect(asked.status).toBe(503);
+    expect(asked.body.error).toContain("may not serve namespace 'team-a'");
+    expect((await submit("team-a", { configId: cfg.id })).status).toBe(503);
+    const task = (await submit("team-b", { configId: (await config("team-b", { vus: 1, iterations: 1 })).id, runnerId: runner.id })).body;
+    const { part } = (await call("POST", `/api/v1/runners/${runner.id}/claim`, { token: own.token, body: { waitSeconds: 0, freeVus: 10 } })).body;
+    expect(part).toMatchObject({ taskId: task.id, namespace: "team-b" });
+    await call("POST", `/api/v1/runners/${runner.id}/parts/${part.partId}/finish`, { token: own.token, body: { status: "error", reason: "by hand" } });
+    await call("POST", `/api/v1/runners/${runner.id}/heartbeat`, { token: own.token, body: { activeVus: 0, status: "offline" } });
   });
 
   it("tells the queue position, and a cancel withdraws queued parts from the job queue", async () => {
@@ -294,14 +244,14 @@ describe("runner agents running load tests", () => {
       agents.push(agent);
       await agent.start();
     }
-    hits = 0;
+    target.seen.length = 0;
     // 10 VUs on runners of 5: two parts of 5 VUs and 100 iterations each, about 2 s apiece.
     const cfg = await config("team-a", { scenarios: { shared: { executor: "shared-iterations", vus: 10, iterations: 200, maxDuration: "60s" } } });
     const task = await submit("team-a", { configId: cfg.id });
     expect(task.body).toMatchObject({ status: "queued", vus: 10, partCount: 2 });
     const done = await ended(task.body.id);
     expect(done.body).toMatchObject({ status: "completed", runStatus: "passed" });
-    expect(hits).toBe(200);
+    expect(target.seen.length).toBe(200);
     const result = await db().perfResult.findUniqueOrThrow({ where: { id: task.body.resultId }, include: { run: true, parts: true } });
     expect(httpReqs(result.summary)).toBe(200);
     expect(result.runGroupId).toBe(result.id);
@@ -329,7 +279,7 @@ describe("runner agents running load tests", () => {
     agents.push(survivor);
     await survivor.start();
 
-    hits = 0;
+    target.seen.length = 0;
     const cfg = await config("team-a", { vus: 10, duration: "8s" });
     const task = (await submit("team-a", { configId: cfg.id })).body;
     expect(task.partCount).toBe(2);
@@ -369,7 +319,7 @@ describe("runner agents running load tests", () => {
     expect(reported).toBeGreaterThanOrEqual(seenBeforeKill);
     // Exactly what each part last reported: the killed part's last snapshot, the survivor's whole run.
     expect(httpReqs(result.summary)).toBe(reported + survivorCount);
-    expect(hits).toBeGreaterThanOrEqual(reported + survivorCount);
+    expect(target.seen.length).toBeGreaterThanOrEqual(reported + survivorCount);
     await Promise.all(agents.splice(0).map((a) => a.stop()));
   }, 90_000);
 
