@@ -42,6 +42,8 @@ export class RunnerAgent {
   private readonly stopping: Promise<void>;
   private heartbeat: NodeJS.Timeout | null = null;
   private loop: Promise<void> = Promise.resolve();
+  /** The registration in flight: a stop that comes meanwhile waits for it, so a runner the server just took is reported offline. */
+  private starting: Promise<boolean> = Promise.resolve(false);
   private fatal: Error | null = null;
 
   constructor(private readonly opts: AgentOptions) {
@@ -62,7 +64,8 @@ export class RunnerAgent {
 
   /** Resolves once registered; the agent then works until stop() or a fatal answer (see `finished`). */
   async start(): Promise<void> {
-    if (!(await this.register())) return;
+    this.starting = this.register();
+    if (!(await this.starting) || this.shutdown.signal.aborted) return;
     this.heartbeat = setInterval(() => void this.beat(), this.registered!.heartbeatIntervalMs);
     this.loop = this.claimLoop();
   }
@@ -149,6 +152,7 @@ export class RunnerAgent {
   async stop(): Promise<void> {
     if (this.shutdown.signal.aborted) return this.loop;
     this.shutdown.abort();
+    await this.starting.catch(() => false);
     if (this.heartbeat) clearInterval(this.heartbeat);
     await Promise.allSettled([...this.running.values()].map((r) => r.done));
     if (!this.fatal) await this.beat("offline");
