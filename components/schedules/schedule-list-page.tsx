@@ -10,7 +10,7 @@ import { useState } from "react";
 import { toast } from "sonner";
 import { ApiErrorAlert } from "@/components/ui/api-error-alert";
 import { Button } from "@/components/ui/button";
-import { ConfirmDialog } from "@/components/ui/confirm-dialog";
+import { ConfirmDeleteDialog } from "@/components/ui/confirm-dialog";
 import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { SkeletonRows } from "@/components/ui/skeleton";
@@ -111,15 +111,7 @@ export function ScheduleListPage<S extends ScheduleSummary>({ title, description
       <PageHeader title={title} description={description} actions={schedules.length ? newButton : null} />
       {body}
       {dialog({ open: editing !== null, onOpenChange: (o) => (o ? undefined : setEditing(null)), editing: editing?.schedule ?? null })}
-      <ConfirmDialog
-        open={deleting !== null}
-        onOpenChange={(o) => (o ? undefined : setDeleting(null))}
-        title={`Delete ${deleting?.name ?? "the schedule"}?`}
-        description={deleteDescription}
-        confirmLabel="Delete schedule"
-        pending={remove.isPending}
-        onConfirm={() => deleting && confirmDelete(deleting)}
-      />
+      <ConfirmDeleteDialog item={deleting} onClose={() => setDeleting(null)} fallbackName="the schedule" description={deleteDescription} confirmLabel="Delete schedule" pending={remove.isPending} onConfirm={confirmDelete} />
     </>
   );
 }
