@@ -4,24 +4,13 @@
 // to run and Ctrl/Cmd+S to save from inside the editor (Monaco keeps those
 // keys from bubbling), and the API's validation problem shown where it is:
 // a red marker at its line and column, with the cursor moved there.
-import type * as MonacoApi from "monaco-editor";
 import { useEffect, useId, useImperativeHandle, useRef } from "react";
 import { CodeEditor } from "@/components/code/code-editor";
+import { useMonacoEditor } from "@/components/code/use-monaco-editor";
 import { K6_API_DTS, K6_API_FILE } from "./k6-api-types";
 
-type Monaco = typeof MonacoApi;
 const MARKER_OWNER = "polymock-perf";
-let k6ApiRegistered = false;
-
-/** Once per page: the k6 declarations, ES2020 without the DOM (scripts run in a sandbox, not a browser). */
-function registerK6Api(monaco: Monaco) {
-  if (k6ApiRegistered) return;
-  k6ApiRegistered = true;
-  const js = monaco.typescript.javascriptDefaults;
-  js.setCompilerOptions({ target: monaco.typescript.ScriptTarget.ES2020, module: monaco.typescript.ModuleKind.ESNext, lib: ["es2020"], allowJs: true, checkJs: false, allowNonTsExtensions: true });
-  js.setDiagnosticsOptions({ noSemanticValidation: true, noSyntaxValidation: false });
-  js.addExtraLib(K6_API_DTS, K6_API_FILE);
-}
+const K6_API = { file: K6_API_FILE, dts: K6_API_DTS, esModules: true };
 
 export interface ScriptProblem {
   message: string;
@@ -49,8 +38,7 @@ export interface K6ScriptEditorProps {
 
 export function K6ScriptEditor({ value, onChange, onRun, onSave, problem, height = 480, label = "k6 script", ref }: K6ScriptEditorProps) {
   const id = useId().replace(/[^A-Za-z0-9]/g, "");
-  const editor = useRef<MonacoApi.editor.IStandaloneCodeEditor | null>(null);
-  const monacoRef = useRef<Monaco | null>(null);
+  const { editor, monaco: monacoRef, onMount, insert } = useMonacoEditor({ value, onChange, api: K6_API });
   // Monaco's actions are bound once; they call the latest handlers.
   const handlers = useRef({ onRun, onSave });
   useEffect(() => {
@@ -58,22 +46,7 @@ export function K6ScriptEditor({ value, onChange, onRun, onSave, problem, height
   });
 
   useImperativeHandle(ref, () => ({
-    insert(code: string) {
-      const ed = editor.current;
-      const model = ed?.getModel();
-      const selection = ed?.getSelection();
-      if (!ed || !model || !selection) {
-        onChange(value + (value && !value.endsWith("\n") ? "\n" : "") + code);
-        return;
-      }
-      const line = selection.positionLineNumber;
-      const busy = selection.isEmpty() && model.getLineContent(line).trim() !== "";
-      const range = busy ? { startLineNumber: line, startColumn: model.getLineMaxColumn(line), endLineNumber: line, endColumn: model.getLineMaxColumn(line) } : selection;
-      ed.pushUndoStop();
-      ed.executeEdits("snippet", [{ range, text: busy ? `\n${code}` : code, forceMoveMarkers: true }]);
-      ed.pushUndoStop();
-      ed.focus();
-    },
+    insert,
     focus() {
       editor.current?.focus();
     },
@@ -96,7 +69,7 @@ export function K6ScriptEditor({ value, onChange, onRun, onSave, problem, height
     ed.setPosition({ lineNumber: line, column });
     ed.revealLineInCenter(line);
     ed.focus();
-  }, [problem]);
+  }, [problem, editor, monacoRef]);
 
   return (
     <CodeEditor
@@ -112,9 +85,7 @@ export function K6ScriptEditor({ value, onChange, onRun, onSave, problem, height
       height={height}
       options={{ wordWrap: "off", lineNumbers: "on", folding: true, renderLineHighlight: "line", lineHeight: 20 }}
       onMount={(ed, monaco) => {
-        editor.current = ed;
-        monacoRef.current = monaco;
-        registerK6Api(monaco);
+        onMount(ed, monaco);
         ed.addAction({ id: "perf.run", label: "Run load test", keybindings: [monaco.KeyMod.CtrlCmd | monaco.KeyCode.Enter], run: () => handlers.current.onRun?.() });
         ed.addAction({ id: "perf.save", label: "Save load test", keybindings: [monaco.KeyMod.CtrlCmd | monaco.KeyCode.KeyS], run: () => handlers.current.onSave?.() });
       }}

@@ -35,3 +35,30 @@ export function ConfirmDialog({ open, onOpenChange, title, description, confirmL
     </Dialog>
   );
 }
+
+export interface ConfirmDeleteDialogProps<T extends { name: string }> {
+  /** The row asked about; the dialog is open while it is set. */
+  item: T | null;
+  onClose: () => void;
+  /** Names the item in the title while it closes ("the result"). */
+  fallbackName: string;
+  description: React.ReactNode;
+  confirmLabel: string;
+  pending?: boolean;
+  onConfirm: (item: T) => void;
+}
+
+/** "Delete <name>?" for the row a list's trash button picked. */
+export function ConfirmDeleteDialog<T extends { name: string }>({ item, onClose, fallbackName, description, confirmLabel, pending, onConfirm }: ConfirmDeleteDialogProps<T>) {
+  return (
+    <ConfirmDialog
+      open={item !== null}
+      onOpenChange={(o) => (o ? undefined : onClose())}
+      title={`Delete ${item?.name ?? fallbackName}?`}
+      description={description}
+      confirmLabel={confirmLabel}
+      pending={pending}
+      onConfirm={() => item && onConfirm(item)}
+    />
+  );
+}

@@ -4,19 +4,19 @@
 // five) to compare, opened with Enter, and deleted once they have ended. The
 // list polls while any run in it is still going.
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { GitCompareArrows, Play, Trash2 } from "lucide-react";
-import Link from "next/link";
+import { GitCompareArrows, Play } from "lucide-react";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { toast } from "sonner";
 import { useTRPC } from "@/app/_trpc/client";
-import { formatDateTime, formatRelative } from "@/components/lib/format";
+import { formatDateTime } from "@/components/lib/format";
 import { toastError } from "@/components/lib/toast-error";
 import { formatElapsed, formatMs, formatPercent, formatRate } from "@/components/perf/format";
 import { isLive, PerfStatusBadge } from "@/components/perf/status";
 import { Button } from "@/components/ui/button";
-import { ConfirmDialog } from "@/components/ui/confirm-dialog";
+import { ConfirmDeleteDialog } from "@/components/ui/confirm-dialog";
 import { DataTable, type DataColumn } from "@/components/ui/data-table";
+import { deleteColumn, startedColumn, titleColumn } from "@/components/ui/data-table-columns";
 import { Pager } from "@/components/ui/pager";
 import { FilterChips } from "@/components/tester/filter-chips";
 import { PERF_STATUSES, type PerfResultRow, type PerfStatus } from "@/server/contracts/perf";
@@ -76,19 +76,13 @@ export function ResultsTable({ configId, label = "Results", emptyAction }: { con
   const createdAt = new Map(rows.map((r) => [r.id, r.createdAt]));
   const picked = [...selected].sort((a, b) => (createdAt.get(a) ?? "").localeCompare(createdAt.get(b) ?? ""));
   const columns: DataColumn<PerfResultRow>[] = [
-    {
-      id: "name",
+    titleColumn({
       header: "Run",
       className: "max-w-64",
-      cell: (r) => (
-        <div className="flex min-w-0 flex-col">
-          <Link href={hrefWithNs(perfPaths.result(r.id))} className="truncate font-medium hover:underline">
-            {r.name}
-          </Link>
-          {r.reason ? <span className="truncate text-xs text-muted-foreground" title={r.reason}>{r.reason}</span> : null}
-        </div>
-      ),
-    },
+      href: (r) => hrefWithNs(perfPaths.result(r.id)),
+      title: (r) => r.name,
+      subtitle: (r) => (r.reason ? <span className="truncate text-xs text-muted-foreground" title={r.reason}>{r.reason}</span> : null),
+    }),
     { id: "status", header: "Status", cell: (r) => <PerfStatusBadge status={r.status} /> },
     { id: "rps", header: "Req/s", headClassName: "text-right", className: "text-right font-mono text-xs tabular-nums", cell: (r) => formatRate(r.summary?.rps) },
     { id: "p95", header: "p(95)", headClassName: "text-right", className: "text-right font-mono text-xs tabular-nums", cell: (r) => formatMs(r.summary?.p95Ms) },
@@ -101,27 +95,8 @@ export function ResultsTable({ configId, label = "Results", emptyAction }: { con
     },
     { id: "thresholds", header: "Thresholds", headClassName: "text-center", className: "text-center", cell: (r) => <ThresholdsCell ok={r.summary?.thresholdsOk} /> },
     { id: "duration", header: "Duration", headClassName: "text-right", className: "text-right font-mono text-xs tabular-nums", cell: (r) => formatElapsed(r.summary?.durationMs) },
-    { id: "started", header: "Started", className: "whitespace-nowrap text-xs", cell: (r) => <span title={formatDateTime(r.startedAt ?? r.createdAt)}>{formatRelative(r.startedAt ?? r.createdAt)}</span> },
-    {
-      id: "actions",
-      header: "",
-      srHeader: "Actions",
-      cell: (r) => (
-        <div className="flex justify-end">
-          <Button
-            variant="ghost"
-            size="icon-sm"
-            className="text-muted-foreground hover:text-destructive"
-            aria-label={`Delete ${r.name}`}
-            title={isLive(r.status) ? "Stop the run before deleting it" : "Delete"}
-            disabled={isLive(r.status)}
-            onClick={() => setDeleting(r)}
-          >
-            <Trash2 aria-hidden />
-          </Button>
-        </div>
-      ),
-    },
+    startedColumn((r) => r.startedAt ?? r.createdAt),
+    deleteColumn({ name: (r) => r.name, blocked: (r) => isLive(r.status), blockedTitle: "Stop the run before deleting it", onDelete: (r) => setDeleting(r) }),
   ];
 
   const compareButton = (
@@ -180,14 +155,14 @@ export function ResultsTable({ configId, label = "Results", emptyAction }: { con
         }}
         footer={list.data && list.data.total > PAGE_SIZE ? <Pager offset={offset} shown={rows.length} total={list.data.total} pageSize={PAGE_SIZE} onOffset={setOffset} labels={{ previous: "Newer", next: "Older" }} /> : null}
       />
-      <ConfirmDialog
-        open={deleting !== null}
-        onOpenChange={(o) => (o ? undefined : setDeleting(null))}
-        title={`Delete ${deleting?.name ?? "the result"}?`}
+      <ConfirmDeleteDialog
+        item={deleting}
+        onClose={() => setDeleting(null)}
+        fallbackName="the result"
         description="Its numbers, summary and logs are gone for good; the trend of its load test loses this point."
         confirmLabel="Delete result"
         pending={remove.isPending}
-        onConfirm={() => deleting && remove.mutate({ namespace, id: deleting.id })}
+        onConfirm={(r) => remove.mutate({ namespace, id: r.id })}
       />
     </>
   );

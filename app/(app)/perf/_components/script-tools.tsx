@@ -94,26 +94,57 @@ const selectClass = "h-9 w-full rounded-md border bg-background px-3 text-sm";
 
 const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"];
 
+interface GenerateFormProps {
+  namespace: string | undefined;
+  onDone: (g: GeneratedScript) => void;
+  onCancel: () => void;
+}
+
+/** The frame every "Generate" dialog shares: what it makes, the API's error, its fields, then Cancel and Generate script (enabled once `ready`). */
+function GenerateForm({ title, description, error, ready, pending, onGenerate, onCancel, children }: { title: string; description: React.ReactNode; error: unknown; ready: boolean; pending: boolean; onGenerate: () => void; onCancel: () => void; children: React.ReactNode }) {
+  return (
+    <form
+      className="flex flex-col gap-4"
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (ready) onGenerate();
+      }}
+    >
+      <DialogHeader>
+        <DialogTitle>{title}</DialogTitle>
+        <DialogDescription>{description}</DialogDescription>
+      </DialogHeader>
+      <ApiErrorAlert error={error} />
+      {children}
+      <DialogFooter>
+        <Button type="button" variant="outline" onClick={onCancel}>
+          Cancel
+        </Button>
+        <Button type="submit" disabled={!ready} pending={pending}>
+          Generate script
+        </Button>
+      </DialogFooter>
+    </form>
+  );
+}
+
 /** One request typed in: the script sends it each iteration and checks for a 2xx. */
-function FromUrlForm({ namespace, onDone, onCancel }: { namespace: string | undefined; onDone: (g: GeneratedScript) => void; onCancel: () => void }) {
+function FromUrlForm({ namespace, onDone, onCancel }: GenerateFormProps) {
   const trpc = useTRPC();
   const [method, setMethod] = useState("GET");
   const [url, setUrl] = useState("");
   const [body, setBody] = useState("");
   const generate = useMutation(trpc.perfScripts.fromConfig.mutationOptions({ onSuccess: (result) => onDone({ source: url, result }) }));
   return (
-    <form
-      className="flex flex-col gap-4"
-      onSubmit={(e) => {
-        e.preventDefault();
-        if (url.trim()) generate.mutate({ namespace, request: { name: "Load test", requests: [{ method, url: url.trim(), headers: body.trim() ? { "Content-Type": "application/json" } : {}, ...(body.trim() ? { body } : {}) }] } });
-      }}
+    <GenerateForm
+      title="Generate from a URL"
+      description={<>A script that sends this request in every iteration and checks for a 2xx answer; {"{{name}}"} in the URL becomes __ENV.name. It replaces the script in the editor.</>}
+      error={generate.error}
+      ready={!!url.trim()}
+      pending={generate.isPending}
+      onGenerate={() => generate.mutate({ namespace, request: { name: "Load test", requests: [{ method, url: url.trim(), headers: body.trim() ? { "Content-Type": "application/json" } : {}, ...(body.trim() ? { body } : {}) }] } })}
+      onCancel={onCancel}
     >
-      <DialogHeader>
-        <DialogTitle>Generate from a URL</DialogTitle>
-        <DialogDescription>A script that sends this request in every iteration and checks for a 2xx answer; {"{{name}}"} in the URL becomes __ENV.name. It replaces the script in the editor.</DialogDescription>
-      </DialogHeader>
-      <ApiErrorAlert error={generate.error} />
       <div className="grid grid-cols-[7rem_1fr] gap-2">
         <Field label="Method" htmlFor="gen-method">
           {(aria) => (
@@ -133,19 +164,11 @@ function FromUrlForm({ namespace, onDone, onCancel }: { namespace: string | unde
           {(aria) => <textarea {...aria} rows={4} className="rounded-md border bg-background px-3 py-2 font-mono text-xs" value={body} onChange={(e) => setBody(e.target.value)} />}
         </Field>
       ) : null}
-      <DialogFooter>
-        <Button type="button" variant="outline" onClick={onCancel}>
-          Cancel
-        </Button>
-        <Button type="submit" disabled={!url.trim()} pending={generate.isPending}>
-          Generate script
-        </Button>
-      </DialogFooter>
-    </form>
+    </GenerateForm>
   );
 }
 
-function FromRequestForm({ namespace, onDone, onCancel }: { namespace: string | undefined; onDone: (g: GeneratedScript) => void; onCancel: () => void }) {
+function FromRequestForm({ namespace, onDone, onCancel }: GenerateFormProps) {
   const trpc = useTRPC();
   const [collectionId, setCollectionId] = useState("");
   const [requestId, setRequestId] = useState("");
@@ -154,18 +177,15 @@ function FromRequestForm({ namespace, onDone, onCancel }: { namespace: string | 
   const generate = useMutation(trpc.perfScripts.fromRequest.mutationOptions({ onSuccess: (result) => onDone({ source: "the request", result }) }));
   const list = collections.data?.collections ?? [];
   return (
-    <form
-      className="flex flex-col gap-4"
-      onSubmit={(e) => {
-        e.preventDefault();
-        if (requestId) generate.mutate({ namespace, request: { requestId } });
-      }}
+    <GenerateForm
+      title="Generate from an API tester request"
+      description={<>The request becomes a k6 script with its auth, headers and body; its {"{{variables}}"} become __ENV values. The script replaces the one in the editor.</>}
+      error={generate.error ?? collections.error ?? requests.error}
+      ready={!!requestId}
+      pending={generate.isPending}
+      onGenerate={() => generate.mutate({ namespace, request: { requestId } })}
+      onCancel={onCancel}
     >
-      <DialogHeader>
-        <DialogTitle>Generate from an API tester request</DialogTitle>
-        <DialogDescription>The request becomes a k6 script with its auth, headers and body; its {"{{variables}}"} become __ENV values. The script replaces the one in the editor.</DialogDescription>
-      </DialogHeader>
-      <ApiErrorAlert error={generate.error ?? collections.error ?? requests.error} />
       {collections.data && !list.length ? <p className="text-sm text-muted-foreground">This namespace has no collections yet. Save a request in the API tester first.</p> : null}
       <Field label="Collection" htmlFor="gen-collection">
         {(aria) => (
@@ -191,37 +211,26 @@ function FromRequestForm({ namespace, onDone, onCancel }: { namespace: string | 
           </select>
         )}
       </Field>
-      <DialogFooter>
-        <Button type="button" variant="outline" onClick={onCancel}>
-          Cancel
-        </Button>
-        <Button type="submit" disabled={!requestId} pending={generate.isPending}>
-          Generate script
-        </Button>
-      </DialogFooter>
-    </form>
+    </GenerateForm>
   );
 }
 
-function FromHarForm({ namespace, onDone, onCancel }: { namespace: string | undefined; onDone: (g: GeneratedScript) => void; onCancel: () => void }) {
+function FromHarForm({ namespace, onDone, onCancel }: GenerateFormProps) {
   const trpc = useTRPC();
   const [har, setHar] = useState<{ name: string; text: string } | null>(null);
   const [includeStatic, setIncludeStatic] = useState(false);
   const [thinkTime, setThinkTime] = useState(true);
   const generate = useMutation(trpc.perfScripts.fromHar.mutationOptions({ onSuccess: (result) => onDone({ source: har?.name ?? "the HAR file", result }) }));
   return (
-    <form
-      className="flex flex-col gap-4"
-      onSubmit={(e) => {
-        e.preventDefault();
-        if (har) generate.mutate({ namespace, request: { har: har.text, includeStatic, thinkTime } });
-      }}
+    <GenerateForm
+      title="Generate from a HAR recording"
+      description="Record a session in the browser's developer tools (Network → Save all as HAR); each page becomes a group, with the pauses between pages as think time. The script replaces the one in the editor."
+      error={generate.error}
+      ready={!!har}
+      pending={generate.isPending}
+      onGenerate={() => har && generate.mutate({ namespace, request: { har: har.text, includeStatic, thinkTime } })}
+      onCancel={onCancel}
     >
-      <DialogHeader>
-        <DialogTitle>Generate from a HAR recording</DialogTitle>
-        <DialogDescription>Record a session in the browser&apos;s developer tools (Network → Save all as HAR); each page becomes a group, with the pauses between pages as think time. The script replaces the one in the editor.</DialogDescription>
-      </DialogHeader>
-      <ApiErrorAlert error={generate.error} />
       <Field label="HAR file" htmlFor="gen-har" hint={har ? `${har.name}, ${Math.round(har.text.length / 1024)} kB` : "a .har file (JSON)"}>
         {(aria) => <input {...aria} type="file" accept=".har,application/json" className="text-sm" onChange={async (e) => {
           const file = e.target.files?.[0];
@@ -234,14 +243,6 @@ function FromHarForm({ namespace, onDone, onCancel }: { namespace: string | unde
       <label className="flex items-center gap-2 text-sm">
         <input type="checkbox" className="size-4 accent-primary" checked={thinkTime} onChange={(e) => setThinkTime(e.target.checked)} /> Sleep between pages as long as the recorded user paused
       </label>
-      <DialogFooter>
-        <Button type="button" variant="outline" onClick={onCancel}>
-          Cancel
-        </Button>
-        <Button type="submit" disabled={!har} pending={generate.isPending}>
-          Generate script
-        </Button>
-      </DialogFooter>
-    </form>
+    </GenerateForm>
   );
 }

@@ -4,19 +4,19 @@
 // table filtered by mode, each opening its results; finished runs can be
 // deleted. A run that ends moves from the top card into the table by itself.
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { History, Play, Trash2 } from "lucide-react";
+import { History, Play } from "lucide-react";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
 import { toast } from "sonner";
 import { useTRPC } from "@/app/_trpc/client";
-import { formatDateTime, formatRelative } from "@/components/lib/format";
 import { toastError } from "@/components/lib/toast-error";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
-import { ConfirmDialog } from "@/components/ui/confirm-dialog";
+import { ConfirmDeleteDialog } from "@/components/ui/confirm-dialog";
 import { DataTable, type DataColumn } from "@/components/ui/data-table";
+import { deleteColumn, startedColumn, titleColumn } from "@/components/ui/data-table-columns";
 import { PageHeader } from "@/components/ui/page-header";
 import { Pager } from "@/components/ui/pager";
 import { Skeleton } from "@/components/ui/skeleton";
@@ -82,25 +82,20 @@ export function RunsPage() {
   const total = list.data?.total ?? 0;
 
   const columns: DataColumn<TestRunSummary>[] = [
-    {
-      id: "name",
+    titleColumn({
       header: "Run",
       className: "max-w-72",
-      cell: (r) => (
-        <div className="flex min-w-0 flex-col">
-          <Link href={hrefWithNs(runPath(r.id))} className="truncate font-medium hover:underline">
-            {r.name}
-          </Link>
-          {r.createdBy || r.source === "import" ? (
-            <span className="truncate text-xs text-muted-foreground">
-              {r.source === "import" ? "imported report" : null}
-              {r.source === "import" && r.createdBy ? " · " : null}
-              {r.createdBy ? `by ${r.createdBy}` : null}
-            </span>
-          ) : null}
-        </div>
-      ),
-    },
+      href: (r) => hrefWithNs(runPath(r.id)),
+      title: (r) => r.name,
+      subtitle: (r) =>
+        r.createdBy || r.source === "import" ? (
+          <span className="truncate text-xs text-muted-foreground">
+            {r.source === "import" ? "imported report" : null}
+            {r.source === "import" && r.createdBy ? " · " : null}
+            {r.createdBy ? `by ${r.createdBy}` : null}
+          </span>
+        ) : null,
+    }),
     { id: "status", header: "Status", cell: (r) => <RunStatusBadge status={r.status} /> },
     { id: "mode", header: "Mode", cell: (r) => <Badge variant="outline">{MODE_LABEL[r.mode]}</Badge> },
     {
@@ -130,32 +125,8 @@ export function RunsPage() {
         ),
     },
     { id: "duration", header: "Duration", headClassName: "text-right", className: "text-right font-mono text-xs tabular-nums", cell: (r) => formatMs(r.durationMs) },
-    {
-      id: "started",
-      header: "Started",
-      className: "whitespace-nowrap text-xs",
-      cell: (r) => <span title={formatDateTime(r.startedAt ?? r.createdAt)}>{formatRelative(r.startedAt ?? r.createdAt)}</span>,
-    },
-    {
-      id: "actions",
-      header: "",
-      srHeader: "Actions",
-      cell: (r) => (
-        <div className="flex justify-end">
-          <Button
-            variant="ghost"
-            size="icon-sm"
-            className="text-muted-foreground hover:text-destructive"
-            aria-label={`Delete ${r.name}`}
-            title={isLive(r.status) ? "Cancel the run before deleting it" : "Delete"}
-            disabled={isLive(r.status)}
-            onClick={() => setDeleting(r)}
-          >
-            <Trash2 aria-hidden />
-          </Button>
-        </div>
-      ),
-    },
+    startedColumn((r) => r.startedAt ?? r.createdAt),
+    deleteColumn({ name: (r) => r.name, blocked: (r) => isLive(r.status), blockedTitle: "Cancel the run before deleting it", onDelete: (r) => setDeleting(r) }),
   ];
 
   const runnerLink = (
@@ -221,14 +192,14 @@ export function RunsPage() {
           />
         </CardContent>
       </Card>
-      <ConfirmDialog
-        open={deleting !== null}
-        onOpenChange={(o) => (o ? undefined : setDeleting(null))}
-        title={`Delete ${deleting?.name ?? "this run"}?`}
+      <ConfirmDeleteDialog
+        item={deleting}
+        onClose={() => setDeleting(null)}
+        fallbackName="this run"
         description="The run and every result in it are deleted, and its reports can no longer be downloaded. Collections and environments stay."
         confirmLabel="Delete run"
         pending={remove.isPending}
-        onConfirm={() => deleting && remove.mutate({ namespace, id: deleting.id })}
+        onConfirm={(r) => remove.mutate({ namespace, id: r.id })}
       />
     </>
   );
