@@ -3,18 +3,26 @@
 // (LoadHttpClient, undici) and recorded into a MetricRegistry as VuGroup
 // records it, or answered at once by a fake (the crossing cost alone).
 // Answers that arrive in one turn of the event loop go back in one call.
+import { writeFileSync } from "node:fs";
 import ivm from "isolated-vm";
 import { MetricRegistry, type Tags } from "../../../../server/perf/metrics";
 import { LoadHttpClient, type SendMeter } from "../../../../server/perf/k6/http-driver";
 import type { HostRequest, HostResponse } from "../../../../server/perf/k6/isolate/http";
+import { LeanClient } from "./lean-client";
 
 export interface PartConfig {
   vus: number;
   firstVu: number;
   url: string;
-  /** batched: one crossing per batch each way; direct: an async host call per request. */
-  mode: "batched" | "direct";
-  http: "real" | "fake";
+  /**
+   * batched: one crossing per batch each way; direct: an async host call per
+   * request; host: no isolate at all, `vus` loops on the host (the floor any
+   * isolate design adds to); minimal: batched with the least the isolate can
+   * do (URL out, status back, no Response object, no iteration results).
+   */
+  mode: "batched" | "direct" | "host" | "minimal";
+  /** real: the engine's LoadHttpClient (undici); lean: lean-client.ts; fake: an instant answer. */
+  http: "real" | "lean" | "fake";
   hubCode: string;
   vuCode: string;
 }
@@ -49,21 +57,26 @@ export class IsolatePart {
   readonly counts: PartCounts = { requests: 0, iterations: 0, posts: 0, deliveries: 0 };
   readonly registry = new MetricRegistry();
   readonly #client = new LoadHttpClient();
+  readonly #lean: LeanClient;
   readonly #stop = new AbortController();
   #isolate: ivm.Isolate | undefined;
   #deliver: ivm.Reference | undefined;
   #stopRef: ivm.Reference | undefined;
   #contexts: ivm.Context[] = [];
   #outIds: number[] = [];
+  /** The answers to deliver (in minimal mode their statuses). */
   #out: HostResponse[] = [];
   #deliveryQueued = false;
   #ended: () => void = () => {};
   readonly ended = new Promise<void>((resolve) => (this.#ended = resolve));
 
-  constructor(readonly config: PartConfig) {}
+  constructor(readonly config: PartConfig) {
+    this.#lean = new LeanClient(config.url);
+  }
 
   async prepare(): Promise<void> {
     const c = this.config;
+    if (c.mode === "host") return;
     const isolate = new ivm.Isolate({ memoryLimit: 64 + 8 * c.vus });
     this.#isolate = isolate;
     const hub = await isolate.createContext();
@@ -79,6 +92,7 @@ export class IsolatePart {
       await ctx.global.set("__hub", hubObject.derefInto());
       await ctx.global.set("__VU", c.firstVu + i);
       await ctx.global.set("__ENV", new ivm.ExternalCopy({ URL: c.url }).copyInto());
+      await ctx.global.set("__minimal", c.mode === "minimal");
       await vuScript.run(ctx);
       this.#contexts.push(ctx);
     }
@@ -86,6 +100,9 @@ export class IsolatePart {
 
   /** Starts every VU's loop; `ended` resolves when the last one has stopped after stop(). */
   start(): void {
+    // ISOLATE_PROFILE=dir: V8's CPU profile of the isolate (its JavaScript, on whichever thread ran it), one file per thread.
+    if (process.env.ISOLATE_PROFILE && this.#isolate) this.#isolate.startCpuProfiler("part");
+    if (this.config.mode === "host") return this.#hostLoops();
     // The script as the transform would write it: http.get awaited in an async default function.
     for (const ctx of this.#contexts) ctx.evalIgnored(`__loop(async function () { await http.get(__ENV.URL); })`);
   }
@@ -93,17 +110,40 @@ export class IsolatePart {
   stop(): void {
     this.#stop.abort();
     this.#stopRef?.applyIgnored(undefined, []);
+    const dir = process.env.ISOLATE_PROFILE;
+    if (dir && this.#isolate) {
+      void this.#isolate.stopCpuProfiler("part").then((profiles) => {
+        for (const p of profiles) writeFileSync(`${dir}/isolate-${this.config.firstVu}-${p.threadId}.cpuprofile`, JSON.stringify(p.profile));
+      });
+    }
   }
 
   dispose(): void {
     for (const ctx of this.#contexts) ctx.release();
     this.#isolate?.dispose();
     void this.#client.close();
+    this.#lean.close();
+  }
+
+  #hostLoops() {
+    const req: HostRequest = { method: "GET", url: this.config.url, headers: {}, tags: {}, responseType: "text" };
+    let live = this.config.vus;
+    const iterations = this.registry.get("iterations")!;
+    const loop = async () => {
+      while (!this.#stop.signal.aborted) {
+        await this.#send(req);
+        iterations.add(1, NO_TAGS);
+        this.counts.iterations++;
+      }
+      if (--live === 0) this.#ended();
+    };
+    for (let i = 0; i < this.config.vus; i++) void loop();
   }
 
   #onPost(message: string) {
     this.counts.posts++;
-    const [ids, requests, reports, ended] = JSON.parse(message) as [number[], HostRequest[], { samples: unknown[]; error?: string }[], boolean];
+    const [ids, sent, reports, ended] = JSON.parse(message) as [number[], (HostRequest | string)[], unknown[], boolean];
+    const requests = sent.map((r): HostRequest => (typeof r === "string" ? { method: "GET", url: r, headers: {}, tags: {}, responseType: "text" } : r));
     const iterations = this.registry.get("iterations")!;
     for (let i = 0; i < reports.length; i++) iterations.add(1, NO_TAGS);
     this.counts.iterations += reports.length;
@@ -120,7 +160,7 @@ export class IsolatePart {
 
   #answer(id: number, res: HostResponse) {
     this.#outIds.push(id);
-    this.#out.push(res);
+    this.#out.push(this.config.mode === "minimal" ? (res.status as unknown as HostResponse) : res);
     if (this.#deliveryQueued) return;
     this.#deliveryQueued = true;
     // After this turn's I/O callbacks: every answer read in it goes in one call.
@@ -137,7 +177,8 @@ export class IsolatePart {
   /** One request, recorded as VuGroup.#sendAndRecord records it (no tags: no thresholds). */
   async #send(req: HostRequest): Promise<HostResponse> {
     const meter: SendMeter = { sent: 0, received: 0 };
-    const res = this.config.http === "real" ? await this.#client.send(req, this.#stop.signal, meter) : fakeResponse(req);
+    const http = this.config.http;
+    const res = http === "real" ? await this.#client.send(req, this.#stop.signal, meter) : http === "lean" ? await this.#lean.send(req) : fakeResponse(req);
     const r = this.registry;
     const t = res.timings;
     r.add("http_reqs", 1, NO_TAGS);
