@@ -20,13 +20,13 @@ export interface P1Result {
   autocannonCpuUs: number[];
 }
 
-function median(xs: number[]): number {
+export function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.floor(s.length / 2)];
 }
 
 /** The yardstick server in a process of its own, so it does not share an event loop with the load generator. */
-async function startRaw(): Promise<{ url: string; stop: () => void }> {
+export async function startRaw(): Promise<{ url: string; stop: () => void }> {
   const child = spawn(process.execPath, ["-e", `require("http").createServer((q,s)=>{q.resume();s.writeHead(200,{"content-type":"application/json","content-length":11});s.end('{"ok":true}')}).listen(0,"127.0.0.1",function(){process.stdout.write(String(this.address().port)+"\\n")})`], { stdio: ["ignore", "pipe", "inherit"] });
   const port = await new Promise<string>((resolve) => child.stdout.once("data", (d) => resolve(String(d).trim())));
   return { url: `http://127.0.0.1:${port}/`, stop: () => child.kill() };
