@@ -18,6 +18,7 @@ import type { Threshold } from "../thresholds";
 import { LoadInputError, planFrom } from "./plan";
 import { maxVusOf, type Scenario, type Segment, segmentScenarios } from "./scenarios";
 import { type GroupConfig, type GroupSnapshot, VuGroup } from "./vu-group";
+import { toAsyncScript } from "./async-script";
 import { checkScript, K6Vu, RunCounters, ScriptError, type VuHost } from "./vu";
 import { LocalPart, type RunPart, splitScenarios, WorkerPart } from "./worker-pool";
 
@@ -42,6 +43,12 @@ export interface LoadRunInput {
    * small run stays in the engine's thread whatever is asked.
    */
   workers?: number;
+  /**
+   * shared (the default; LOAD_VU_MODE sets it too): the VUs are contexts of
+   * shared isolates when the script can be rewritten to await its waits
+   * (async-script.ts), else each an isolate of its own, as with "isolate".
+   */
+  vuMode?: VuMode;
   /** Each second's point, as it is taken. */
   onProgress?: (point: SeriesPoint, live: LiveThreshold[], snapshot: () => PartialSnapshot) => void;
 }
@@ -91,6 +98,8 @@ export interface LoadRunResult {
   logs: string[];
   /** handleSummary(data)'s outputs, when the script exports it. */
   handleSummary?: Record<string, string>;
+  /** How the VUs ran: in shared isolates, or each in its own and why. */
+  engine?: string;
   metrics: ReturnType<MetricRegistry["snapshot"]>;
 }
 
@@ -110,6 +119,17 @@ function workersFor(requested: number | undefined, scenarios: Scenario[]): numbe
   const vus = scenarios.reduce((n, s) => n + maxVusOf(s), 0);
   const n = Math.min(requested ?? DEFAULT_WORKERS, Math.floor(vus / MIN_VUS_PER_WORKER));
   return n >= 2 ? n : 0;
+}
+
+export type VuMode = "shared" | "isolate";
+
+/** The rewritten script the VUs run in shared isolates, or why they each get an isolate (the run's first log line says which). */
+function sharedSource(input: LoadRunInput): { source?: string; note: string } {
+  const mode = input.vuMode ?? (process.env.LOAD_VU_MODE === "isolate" ? "isolate" : "shared");
+  if (mode === "isolate") return { note: "one isolate per VU (asked for)" };
+  const r = toAsyncScript(input.source);
+  if (r.ok) return { source: r.source, note: "VUs share isolates" };
+  return { note: `one isolate per VU: the script cannot run with VUs sharing an isolate (${r.reason}${r.line ? `, line ${r.line}` : ""})` };
 }
 
 export async function runLoadTest(input: LoadRunInput): Promise<LoadRunResult> {
@@ -195,6 +215,7 @@ export async function runLoadTest(input: LoadRunInput): Promise<LoadRunResult> {
   const partSnapshots: (GroupSnapshot | undefined)[] = [];
   const totals = { requests: 0 };
   let info: Awaited<ReturnType<K6Vu["info"]>> = { options: {}, functions: [], metrics: {} };
+  let vuMode: ReturnType<typeof sharedSource> | undefined;
   try {
     info = await initVu.info();
     const plan = planFrom(info, input.options, registry);
@@ -207,8 +228,10 @@ export async function runLoadTest(input: LoadRunInput): Promise<LoadRunResult> {
     const sharedSlots: Record<string, number> = {};
     for (const s of scenarios) if (s.executor === "shared-iterations") sharedSlots[s.name] = counters.sharedIterations(s.iterations);
     const workers = workersFor(input.workers, scenarios);
+    vuMode = sharedSource(input);
     const base: Omit<GroupConfig, "scenarios" | "firstVuId"> = {
       source: input.source,
+      asyncSource: vuMode.source,
       env: input.env ?? {},
       files: input.files,
       binaryFiles: input.binaryFiles,
@@ -375,6 +398,7 @@ export async function runLoadTest(input: LoadRunInput): Promise<LoadRunResult> {
     errors: errorList(errors),
     logs,
     handleSummary,
+    engine: vuMode?.note,
     metrics: whole.registry.snapshot(),
   };
 

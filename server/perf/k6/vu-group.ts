@@ -14,7 +14,8 @@ import { LoadHttpClient, type SendMeter } from "./http-driver";
 import { LoadInputError } from "./plan";
 import { type ExecutorContext, runScenario } from "./executors";
 import { maxVusOf, type Scenario } from "./scenarios";
-import { type ExpectedStatuses, type HostRequest, type HostResponse, type IterationResult, K6Vu, RunCounters, ScriptError, type ScriptInfo, type VuHost } from "./vu";
+import { SharedIsolate, SharedVu } from "./shared-isolate";
+import { type ExpectedStatuses, type HostRequest, type HostResponse, type IterationResult, K6Vu, type LoadVu, RunCounters, ScriptError, type ScriptInfo, type VuHost } from "./vu";
 
 const DEFAULT_ITERATION_CPU_MS = 30_000;
 const MAX_ERRORS_LISTED = 50;
@@ -22,6 +23,8 @@ const MAX_ERRORS_LISTED = 50;
 /** Everything a group needs to run its share; plain data, so it can be posted to a worker thread. */
 export interface GroupConfig {
   source: string;
+  /** The script rewritten to await its waits (async-script.ts): set, the VUs are contexts of shared isolates. */
+  asyncSource?: string;
   env: Record<string, string>;
   files?: Record<string, string>;
   binaryFiles?: Record<string, string>;
@@ -73,7 +76,7 @@ export interface GroupOutcome {
 }
 
 interface VuSlot {
-  vu: K6Vu;
+  vu: LoadVu;
   busy: boolean;
   dead: boolean;
   iterations: number;
@@ -107,6 +110,11 @@ export class VuGroup {
   /** Submetrics filter on tags: only then are a request's tags worth building. */
   readonly #httpNeedsTags: boolean;
   readonly #scenarioTags = new Map<Scenario, Tags>();
+  /** With `asyncSource`: the isolates the VUs are contexts of, the last one filling up. */
+  readonly #isolates: SharedIsolate[] = [];
+  #opening: Promise<SharedIsolate> | undefined;
+  /** VUs the group's scenarios may hold at most (a new shared isolate is sized by what is left of it). */
+  readonly #maxVus: number;
 
   /** `onAbort` gets the reason the run must stop now (a script called test.abort()). */
   constructor(config: GroupConfig, onAbort: (reason: string) => void, shared?: { registry: MetricRegistry; groups: GroupTree }) {
@@ -140,6 +148,7 @@ export class VuGroup {
     };
     this.#httpNeedsTags = Object.values(this.#http).some((x) => x.submetrics.size > 0);
     for (const s of config.scenarios) this.#scenarioTags.set(s, { scenario: s.name, ...s.tags });
+    this.#maxVus = config.scenarios.reduce((n, s) => n + maxVusOf(s), 0);
   }
 
   /** The host of this group's VUs, also lent to the engine's init VU (its setup() and teardown() requests are recorded here). */
@@ -179,7 +188,7 @@ export class VuGroup {
         if (!last || last.results !== slot.results) seen.set(slot, { results: slot.results, cpu });
         else if (cpu - last.cpu > limit) {
           this.#killedForCpu.add(slot);
-          slot.vu.dispose();
+          slot.vu.kill();
         }
       }
     }, 250);
@@ -243,6 +252,7 @@ export class VuGroup {
     this.#stop.abort();
     for (const s of this.#slots.values()) s.vu.dispose();
     await Promise.all([...this.#slots.values()].map((s) => s.vu.settled()));
+    await Promise.all(this.#isolates.map((i) => i.dispose()));
     await this.#client.close().catch(() => {});
   }
 
@@ -273,9 +283,12 @@ export class VuGroup {
 
   async #makeSlot(s: Scenario): Promise<VuSlot> {
     const id = this.#nextId++;
-    let vu: K6Vu;
+    const env = { ...this.#config.env, ...s.env };
+    let vu: LoadVu;
     try {
-      vu = await K6Vu.create({ id, source: this.#config.source, env: { ...this.#config.env, ...s.env }, host: this.#host, memoryMb: this.#config.limits?.memoryMb, counters: this.#counters });
+      const asyncSource = this.#config.asyncSource;
+      if (asyncSource !== undefined) vu = await (await this.#sharedIsolate()).createVu(id, asyncSource, env);
+      else vu = await K6Vu.create({ id, source: this.#config.source, env, host: this.#host, memoryMb: this.#config.limits?.memoryMb, counters: this.#counters });
     } catch (e) {
       if (e instanceof ScriptError) throw new LoadInputError(e.message, { field: "script", line: e.problem.line, column: e.problem.column, module: e.problem.module });
       throw e;
@@ -288,6 +301,29 @@ export class VuGroup {
   }
 
   readonly #killedForCpu = new Set<VuSlot>();
+
+  /** The shared isolate the next VU goes into: the last one while it has room, else a new one. */
+  async #sharedIsolate(): Promise<SharedIsolate> {
+    const last = this.#isolates.at(-1);
+    if (last && !last.full && !last.dead) return last;
+    this.#opening ??= SharedIsolate.create({
+      capacity: this.#maxVus - this.#isolates.reduce((n, i) => n + i.capacity, 0),
+      memoryMb: this.#config.limits?.memoryMb ?? 64,
+      counters: this.#counters,
+      host: this.#host,
+    }).then(
+      (made) => {
+        this.#isolates.push(made);
+        this.#opening = undefined;
+        return made;
+      },
+      (e: unknown) => {
+        this.#opening = undefined;
+        throw e;
+      },
+    );
+    return this.#opening;
+  }
 
   /** Runs a lease on the slot's VU, recording each iteration as its result comes; resolves with how many ran. */
   async #lease(slot: VuSlot, s: Scenario, count: number, until: number, sharedIndex: number): Promise<number> {
@@ -318,7 +354,8 @@ export class VuGroup {
     } catch (e) {
       slot.dead = true;
       const limit = this.#config.limits?.iterationCpuMs ?? DEFAULT_ITERATION_CPU_MS;
-      const why = slot.vu.isolate.isDisposed && this.#killedForCpu.has(slot) ? `iteration exceeded its CPU limit (${limit / 1000}s); VU ${slot.vu.id} was stopped` : `VU ${slot.vu.id} stopped: ${(e as Error)?.message ?? e}`;
+      const stopped = slot.vu instanceof SharedVu ? `the ${slot.vu.shared.capacity > 1 ? "VUs sharing its isolate were" : `VU ${slot.vu.id} was`} stopped` : `VU ${slot.vu.id} was stopped`;
+      const why = slot.vu.disposed && this.#killedForCpu.has(slot) ? `iteration exceeded its CPU limit (${limit / 1000}s); ${stopped}` : `VU ${slot.vu.id} stopped: ${(e as Error)?.message ?? e}`;
       this.#noteError(why);
       this.#fail(why);
       slot.vu.dispose();

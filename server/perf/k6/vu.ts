@@ -19,7 +19,7 @@ declare const __K6_RUNTIME_CODE__: string | undefined;
 
 const runtime: IsolateBundle =
   typeof __K6_RUNTIME_CODE__ === "string"
-    ? prebuiltRuntime(__K6_RUNTIME_CODE__)
+    ? prebuiltBundle(__K6_RUNTIME_CODE__, RUNTIME_FILENAME)
     : isolateBundle({
         entry: "server/perf/k6/isolate/entry.ts",
         near: import.meta.dirname && path.join(import.meta.dirname, "isolate", "entry.ts"),
@@ -31,18 +31,18 @@ export function runtimeCode(): Promise<string> {
   return runtime.code();
 }
 
-/** The runtime from code already bundled, with V8's compile cache taken from the first isolate as isolateBundle does. */
-function prebuiltRuntime(code: string): IsolateBundle {
+/** An isolate bundle from code already bundled (in a worker thread), with V8's compile cache taken from the first isolate as isolateBundle does. */
+export function prebuiltBundle(code: string, filename: string): IsolateBundle {
   type Cached = ivm.Script & ivm.CachedDataResult & { cachedDataRejected?: boolean };
   let cachedData: ivm.ExternalCopy<ArrayBuffer> | undefined;
   return {
     code: async () => code,
     async compile(isolate) {
       if (cachedData) {
-        const script = (await isolate.compileScript(code, { filename: RUNTIME_FILENAME, cachedData })) as Cached;
+        const script = (await isolate.compileScript(code, { filename, cachedData })) as Cached;
         if (!script.cachedDataRejected) return script;
       }
-      const script = (await isolate.compileScript(code, { filename: RUNTIME_FILENAME, produceCachedData: true })) as Cached;
+      const script = (await isolate.compileScript(code, { filename, produceCachedData: true })) as Cached;
       if (script.cachedData) cachedData = script.cachedData;
       return script;
     },
@@ -177,7 +177,67 @@ export async function checkScript(source: string): Promise<ScriptProblem | undef
   }
 }
 
-export class K6Vu {
+/**
+ * Runs the k6 runtime and then the script's init code in `context`, whose
+ * host globals the caller has set; answers the runtime's functions by name.
+ * Throws ScriptError for the script's own faults.
+ */
+export async function loadVuScript(isolate: ivm.Isolate, context: ivm.Context, opts: { id: number; source: string; env: Record<string, string> }): Promise<(name: string) => Promise<ivm.Reference>> {
+  const script = await runtime.compile(isolate);
+  await script.run(context, { timeout: 5000 });
+  script.release();
+  const api = (await context.global.get("__k6rt", { reference: true })) as ivm.Reference<Record<string, unknown>>;
+  const fn = async (name: string) => (await api.get(name, { reference: true })) as ivm.Reference;
+  const configure = await fn("configure");
+  await configure.apply(undefined, [opts.id, JSON.stringify(opts.env)], { arguments: { copy: true } });
+
+  let user: ivm.Module;
+  try {
+    user = await isolate.compileModule(opts.source, { filename: SCRIPT_FILENAME });
+  } catch (e) {
+    throw new ScriptError(located(e));
+  }
+  const shims = new Map<string, ivm.Module>();
+  for (const spec of user.dependencySpecifiers) {
+    const why = unsupportedModule(spec);
+    if (why) throw new ScriptError({ message: `import "${spec}": ${why}`, module: spec });
+    if (!shims.has(spec) && SUPPORTED_MODULES[spec]) shims.set(spec, await isolate.compileModule(moduleSource(spec), { filename: `${spec}.js` }));
+  }
+  const main = await isolate.compileModule(`import * as s from "${SCRIPT_FILENAME}";\nglobalThis.__k6rt.attach(s);`, { filename: "k6-main.js" });
+  await main.instantiate(context, (spec) => {
+    if (spec === SCRIPT_FILENAME) return user;
+    const m = shims.get(spec);
+    if (!m) throw new Error(`no module ${spec}`);
+    return m;
+  });
+  try {
+    await main.evaluate({ timeout: 30_000 });
+  } catch (e) {
+    throw new ScriptError({ message: `the script's init code failed: ${(e as Error)?.message ?? e}` });
+  }
+  const endInit = await fn("endInit");
+  await endInit.apply(undefined, []);
+  return fn;
+}
+
+/** A VU as its group drives it: K6Vu (an isolate of its own) or SharedVu (a context of a shared isolate). */
+export interface LoadVu {
+  readonly id: number;
+  /** Set once its isolate is gone (disposed, or killed by its limits). */
+  readonly disposed: boolean;
+  setData(json: string | undefined): Promise<void>;
+  lease(lease: Lease, onReport?: (r: IterationResult) => void): Promise<IterationResult>;
+  /** CPU the VU's isolate spent that the watchdog counts against an iteration, in milliseconds. */
+  cpuMs(): number;
+  setActive(active: boolean): void;
+  stop(): void;
+  /** Stops a runaway now: ends the VU's isolate (a shared one with every VU in it). */
+  kill(): void;
+  dispose(): void;
+  settled(): Promise<void>;
+}
+
+export class K6Vu implements LoadVu {
   #expected: ExpectedStatuses = null;
   /** The isolate's iteration loop (isolate/entry.ts `loop`), started by the first iterate(). */
   #loop: Promise<void> | undefined;
@@ -196,6 +256,10 @@ export class K6Vu {
 
   get expected(): ExpectedStatuses {
     return this.#expected;
+  }
+
+  get disposed(): boolean {
+    return this.isolate.isDisposed;
   }
 
   /** A VU with the script's init code run (its options, metrics and SharedArrays made). Throws ScriptError. */
@@ -241,41 +305,8 @@ export class K6Vu {
           else pendingExpected = JSON.parse(json) as ExpectedStatuses;
         }),
       );
-      const script = await runtime.compile(isolate);
-      await script.run(context, { timeout: 5000 });
-      script.release();
-      const api = (await g.get("__k6rt", { reference: true })) as ivm.Reference<Record<string, unknown>>;
-      const fn = async (name: string) => (await api.get(name, { reference: true })) as ivm.Reference;
+      const fn = await loadVuScript(isolate, context, opts);
       const rt = { loop: await fn("loop"), lifecycle: await fn("lifecycle"), setData: await fn("setData"), info: await fn("info") };
-      const configure = await fn("configure");
-      await configure.apply(undefined, [opts.id, JSON.stringify(opts.env)], { arguments: { copy: true } });
-
-      let user: ivm.Module;
-      try {
-        user = await isolate.compileModule(opts.source, { filename: SCRIPT_FILENAME });
-      } catch (e) {
-        throw new ScriptError(located(e));
-      }
-      const shims = new Map<string, ivm.Module>();
-      for (const spec of user.dependencySpecifiers) {
-        const why = unsupportedModule(spec);
-        if (why) throw new ScriptError({ message: `import "${spec}": ${why}`, module: spec });
-        if (!shims.has(spec) && SUPPORTED_MODULES[spec]) shims.set(spec, await isolate.compileModule(moduleSource(spec), { filename: `${spec}.js` }));
-      }
-      const main = await isolate.compileModule(`import * as s from "${SCRIPT_FILENAME}";\nglobalThis.__k6rt.attach(s);`, { filename: "k6-main.js" });
-      await main.instantiate(context, (spec) => {
-        if (spec === SCRIPT_FILENAME) return user;
-        const m = shims.get(spec);
-        if (!m) throw new Error(`no module ${spec}`);
-        return m;
-      });
-      try {
-        await main.evaluate({ timeout: 30_000 });
-      } catch (e) {
-        throw new ScriptError({ message: `the script's init code failed: ${(e as Error)?.message ?? e}` });
-      }
-      const endInit = await fn("endInit");
-      await endInit.apply(undefined, []);
       vu = new K6Vu(opts.id, isolate, rt, channel);
       vu.#expected = pendingExpected;
       return vu;
@@ -380,6 +411,10 @@ export class K6Vu {
   /** The run stopped: a sleep ends now, later ones at once. */
   stop(): void {
     this.channel.stop();
+  }
+
+  kill(): void {
+    this.dispose();
   }
 
   dispose(): void {

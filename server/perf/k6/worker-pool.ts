@@ -13,6 +13,7 @@ import { newAggregate } from "../metrics";
 import { LoadInputError } from "./plan";
 import { maxVusOf, type Scenario, shareOf } from "./scenarios";
 import type { GroupConfig, GroupOutcome, GroupSnapshot, GroupTick, VuGroup } from "./vu-group";
+import { hubCode } from "./shared-isolate";
 import { runtimeCode } from "./vu";
 
 export type ToWorker = { type: "prepare"; id: number } | { type: "run"; id: number; startAt: number } | { type: "tick"; id: number; snapshot: boolean } | { type: "stop" } | { type: "finish"; id: number } | { type: "close" };
@@ -83,7 +84,7 @@ function workerCode(): Promise<string> {
       format: "cjs",
       target: "node20",
       packages: "external",
-      define: { __K6_RUNTIME_CODE__: JSON.stringify(await runtimeCode()) },
+      define: { __K6_RUNTIME_CODE__: JSON.stringify(await runtimeCode()), __K6_HUB_CODE__: JSON.stringify(await hubCode()) },
       logLevel: "silent",
     });
     return result.outputFiles[0].text;

@@ -9,6 +9,8 @@
 // "direct" mode (the comparison) crosses once per request instead: each
 // send is its own async host call whose promise the isolate awaits.
 
+export {};
+
 interface HostRef {
   applyIgnored(self: undefined, args: unknown[]): void;
   apply(self: undefined, args: unknown[], opts: unknown): Promise<unknown>;

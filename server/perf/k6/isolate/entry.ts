@@ -4,6 +4,10 @@
 // a call that waits for the host's I/O (HTTP, the next iteration's ticket)
 // posts its request to the host's thread and blocks this isolate's thread on
 // a shared channel until the host writes the answer there (channel.ts).
+// In a shared isolate (a VU per context, ../shared-isolate.ts) the script
+// was rewritten to await those calls (../async-script.ts): there they return
+// promises that the isolate's hub (hub.ts) settles, and the VU's leases run
+// here as async loops.
 // Samples of checks and custom metrics are gathered per iteration and handed
 // back with its result (one crossing per iteration, not one per sample); the
 // host records the HTTP metrics itself, as it times the requests.
@@ -22,6 +26,8 @@ const take = <T>(name: string): T => {
   delete g[name];
   return v;
 };
+/** Set in a shared isolate: the hub context's object every VU context of the isolate calls. */
+const hub = take<Hub | undefined>("__k6_hub");
 const hostHttp = take<HostRef<[string], void>>("__k6_http");
 const hostShared = take<HostRef<[string, string | undefined], string | undefined>>("__k6_shared");
 const hostOpen = take<HostRef<[string, boolean], string>>("__k6_open");
@@ -32,7 +38,27 @@ const hostNext = take<HostRef<[string], void>>("__k6_next");
 const hostReport = take<HostRef<[string], void>>("__k6_report");
 /** The run's counters, shared by every VU: [0] the next iterationInTest, [1…] shared-iterations left per scenario. */
 const counters = new Int32Array(take<SharedArrayBuffer>("__k6_counters"));
-const channel = openChannel(take<SharedArrayBuffer>("__k6_channel"), take<HostRef<[], string>>("__k6_take"));
+const channelBuffer = take<SharedArrayBuffer | undefined>("__k6_channel");
+const channelTake = take<HostRef<[], string>>("__k6_take");
+const channel = channelBuffer ? openChannel(channelBuffer, channelTake) : undefined;
+
+/** [exec, iter, iterationInTest, scenario, until, count, sharedIndex]: see `loop`. */
+type Ticket = [string, number, number, string, number, number, number];
+
+interface Hub {
+  register(vu: number, port: { lease(ticket: Ticket): void }): void;
+  send(vu: number, requests: unknown[], done: (answer: unknown) => void): void;
+  sleep(ms: number, done: (answer: unknown) => void): void;
+  report(vu: number, last: boolean, result: IterationOutcome): void;
+  mayContinue(vu: number, until: number): boolean;
+}
+
+interface IterationOutcome {
+  samples: Sample[];
+  checks: [string[], string, number, number][];
+  error?: string;
+  aborted: boolean;
+}
 
 delete g.SharedArrayBuffer;
 delete g.WebAssembly;
@@ -110,19 +136,41 @@ function group<T>(name: string, fn: () => T): T {
   if (name.includes("::")) throw new Error("group and check names may not contain '::'");
   state.groupPath.push(name);
   const started = Date.now();
-  try {
-    return fn();
-  } finally {
+  const end = () => {
     state.samples.push(["group_duration", Date.now() - started, { group: groupTag() }]);
     state.groupPath.pop();
+  };
+  let out: T;
+  try {
+    out = fn();
+  } catch (e) {
+    end();
+    throw e;
   }
+  // Rewritten for a shared isolate, a group whose function waits is awaited: it ends when that function's promise does.
+  const pending = out as { then?: unknown };
+  if (hub && pending && typeof pending.then === "function") {
+    return (out as Promise<unknown>).then(
+      (v) => {
+        end();
+        return v;
+      },
+      (e: unknown) => {
+        end();
+        throw e;
+      },
+    ) as T;
+  }
+  end();
+  return out;
 }
 
-function sleep(seconds: number) {
+function sleep(seconds: number): void | Promise<unknown> {
   if (state.inInit) throw new Error("sleep() can only be called inside a VU function, not in the init context");
   const ms = Number(seconds) * 1000;
   if (!(ms > 0)) return;
-  channel.sleep(ms);
+  if (hub) return new Promise((resolve) => hub.sleep(ms, resolve));
+  channel!.sleep(ms);
 }
 
 function fail(message?: string): never {
@@ -147,15 +195,26 @@ function defineMetric(type: string) {
   };
 }
 
-function http(method: string, url: unknown, body: unknown, params: RequestParams | undefined) {
-  if (state.inInit) throw new Error(`http.${method.toLowerCase()}() can only be called inside a VU function, not in the init context`);
-  const [res] = send([buildRequest(method, url, body, params, groupTag())]);
-  return res;
+type Sent = K6Response[] | Promise<K6Response[]>;
+
+/** On the responses now (a VU of its own isolate) or when they come (a shared isolate's VU). */
+function then<T>(sent: Sent, fn: (responses: K6Response[]) => T): T | Promise<T> {
+  return Array.isArray(sent) ? fn(sent) : sent.then(fn);
 }
 
-function send(requests: ReturnType<typeof buildRequest>[]) {
-  const out = JSON.parse(channel.call(hostHttp, JSON.stringify(requests))) as HostResponse[];
-  return out.map((r, i) => new K6Response(r, requests[i]));
+function http(method: string, url: unknown, body: unknown, params: RequestParams | undefined) {
+  if (state.inInit) throw new Error(`http.${method.toLowerCase()}() can only be called inside a VU function, not in the init context`);
+  return then(send([buildRequest(method, url, body, params, groupTag())]), (r) => r[0]);
+}
+
+function send(requests: ReturnType<typeof buildRequest>[]): Sent {
+  const responses = (out: HostResponse[]) => out.map((r, i) => new K6Response(r, requests[i]));
+  if (hub) {
+    return new Promise((resolve, reject) =>
+      hub.send(state.vu, requests, (answer) => (typeof answer === "string" ? reject(new Error(answer)) : resolve(responses(answer as HostResponse[])))),
+    );
+  }
+  return responses(JSON.parse(channel!.call(hostHttp, JSON.stringify(requests))) as HostResponse[]);
 }
 
 function batch(list: unknown) {
@@ -167,9 +226,7 @@ function batch(list: unknown) {
     const o = v as { method?: string; url: unknown; body?: unknown; params?: RequestParams };
     return buildRequest(o.method ?? "GET", o.url, o.body, o.params, groupTag());
   });
-  const responses = send(built);
-  if (Array.isArray(list)) return responses;
-  return Object.fromEntries(entries.map(([k], i) => [k, responses[i]]));
+  return then(send(built), (responses) => (Array.isArray(list) ? responses : Object.fromEntries(entries.map(([k], i) => [k, responses[i]]))));
 }
 
 const httpModule = {
@@ -282,7 +339,7 @@ function errorText(e: unknown): string {
   return String(e);
 }
 
-function collect(error?: unknown) {
+function outcome(error?: unknown): IterationOutcome {
   const result = {
     samples: state.samples,
     checks: [...state.checks.values()],
@@ -290,7 +347,41 @@ function collect(error?: unknown) {
     aborted: error instanceof AbortIteration,
   };
   resetIteration();
-  return JSON.stringify(result);
+  return result;
+}
+
+function collect(error?: unknown) {
+  return JSON.stringify(outcome(error));
+}
+
+async function runIteration(exec: string, iter: number, iterationInTest: number, scenario: string): Promise<IterationOutcome> {
+  state.iter = iter;
+  state.iterationInTest = iterationInTest;
+  state.scenario = scenario;
+  g.__ITER = iter;
+  resetIteration();
+  try {
+    await call(exec, state.data);
+    return outcome();
+  } catch (e) {
+    return outcome(e);
+  }
+}
+
+/** A shared isolate's lease (the same rules as `loop`'s): every result goes to the hub, the last one marked. */
+async function leaseAsync(h: Hub, ticket: Ticket): Promise<void> {
+  const [exec, firstIter, firstInTest, scenario, until, count, sharedIndex] = ticket;
+  let iter = firstIter;
+  let inTest = firstInTest;
+  for (let left = count; ; ) {
+    const result = await runIteration(exec, iter, inTest, scenario);
+    left--;
+    const last = left === 0 || state.testAborted || !h.mayContinue(state.vu, until) || (sharedIndex >= 0 && Atomics.sub(counters, sharedIndex, 1) <= 0);
+    h.report(state.vu, last, result);
+    if (last) return;
+    iter++;
+    inTest = Atomics.add(counters, 0, 1);
+  }
 }
 
 async function call(name: string, arg: unknown) {
@@ -314,6 +405,7 @@ g.__k6rt = {
     state.env = JSON.parse(envJson) as Record<string, string>;
     g.__VU = vu;
     g.__ENV = state.env;
+    if (hub) hub.register(vu, { lease: (ticket) => void leaseAsync(hub, ticket) });
   },
   startInit() {
     state.inInit = true;
@@ -326,17 +418,7 @@ g.__k6rt = {
     state.data = json === undefined ? undefined : JSON.parse(json);
   },
   async iterate(exec: string, iter: number, iterationInTest: number, scenario: string): Promise<string> {
-    state.iter = iter;
-    state.iterationInTest = iterationInTest;
-    state.scenario = scenario;
-    g.__ITER = iter;
-    resetIteration();
-    try {
-      await call(exec, state.data);
-      return collect();
-    } catch (e) {
-      return collect(e);
-    }
+    return JSON.stringify(await runIteration(exec, iter, iterationInTest, scenario));
   },
   /**
    * The VU's iterations in one call from the host. Each turn hands the last
@@ -351,9 +433,10 @@ g.__k6rt = {
    */
   async loop(): Promise<void> {
     const rt = g.__k6rt as { iterate(exec: string, iter: number, inTest: number, scenario: string): Promise<string> };
+    const ch = channel!;
     let report = "";
     for (;;) {
-      const ticket = channel.call(hostNext, report);
+      const ticket = ch.call(hostNext, report);
       if (!ticket) return;
       const [exec, firstIter, firstInTest, scenario, until, count, sharedIndex] = JSON.parse(ticket) as [string, number, number, string, number, number, number];
       let iter = firstIter;
@@ -361,7 +444,7 @@ g.__k6rt = {
       for (let left = count; ; ) {
         report = await rt.iterate(exec, iter, inTest, scenario);
         left--;
-        if (left === 0 || state.testAborted || !channel.mayContinue(until)) break;
+        if (left === 0 || state.testAborted || !ch.mayContinue(until)) break;
         if (sharedIndex >= 0 && Atomics.sub(counters, sharedIndex, 1) <= 0) break;
         hostReport.applyIgnored(undefined, [report]);
         iter++;

@@ -18,9 +18,8 @@
 // Only insertions are made, never on a new line, so line numbers in errors
 // stay the script's own.
 //
-// Not wired into the engine: it is the first piece of the several-VUs-per-isolate
-// design measured in ./multi-vu-results.md (P1 0.40× with it, against 0.17×
-// today), kept here with the experiment until that design is decided.
+// The engine runs a rewritten script with several VUs per isolate
+// (shared-isolate.ts); a refused one runs as written, one isolate per VU.
 import { type Node, parse } from "acorn";
 
 export type AsyncTransform = { ok: true; source: string } | { ok: false; reason: string; line?: number; column?: number };

@@ -10,10 +10,10 @@ import vm from "node:vm";
 import { parse } from "acorn";
 import { transformSync } from "esbuild";
 import { describe, expect, it } from "vitest";
-import { SNIPPETS } from "../../../server/perf/scripts/snippets";
-import { toAsyncScript } from "./async-transform";
+import { SNIPPETS } from "../scripts/snippets";
+import { toAsyncScript } from "./async-script";
 
-const FIXTURES = path.join(import.meta.dirname, "../../../server/perf/k6/__fixtures__/k6-examples");
+const FIXTURES = path.join(import.meta.dirname, "__fixtures__/k6-examples");
 const EXAMPLES = readdirSync(FIXTURES).filter((f) => f.endsWith(".js"));
 
 function rewritten(source: string): string {

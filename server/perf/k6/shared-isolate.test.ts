@@ -1,0 +1,142 @@
+// VUs as contexts of shared isolates (shared-isolate.ts): the same results as
+// an isolate per VU, and the limits that now hold for all the VUs of an
+// isolate at once (a runaway, a hoard, a stop). The rest of the engine's
+// tests run in this mode too (it is the default).
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type LoadRunResult, runLoadTest, type VuMode } from "./engine";
+
+let server: http.Server;
+let base: string;
+
+beforeAll(async () => {
+  process.env.OUTBOUND_ALLOW_PRIVATE = "1";
+  server = http.createServer((req, res) => {
+    req.resume();
+    if (req.url?.startsWith("/slow")) {
+      setTimeout(() => res.end("slow"), 200);
+      return;
+    }
+    if (req.url?.startsWith("/missing")) {
+      res.writeHead(404);
+      return res.end("no");
+    }
+    res.writeHead(200, { "content-type": "application/json" });
+    res.end(JSON.stringify({ path: req.url }));
+  });
+  server.keepAliveTimeout = 60_000;
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(() => server.close());
+
+const run = (source: string, vuMode: VuMode, extra: Partial<Parameters<typeof runLoadTest>[0]> = {}) => runLoadTest({ source, env: { BASE: base }, vuMode, ...extra });
+
+/** A run's counts that do not depend on timing. */
+function counts(r: LoadRunResult) {
+  const m = r.summary.metrics;
+  return {
+    status: r.status,
+    requests: m.http_reqs.values.count,
+    iterations: m.iterations.values.count,
+    failed: m.http_req_failed.values.passes,
+    checks: [m.checks.values.passes, m.checks.values.fails],
+    custom: m.pages?.values.count,
+    groups: JSON.stringify(r.summary.root_group),
+    logs: [...r.logs].sort(),
+  };
+}
+
+// A script in the style of k6's documentation: groups (nested, with waits inside), checks, custom metrics, batch, a response callback, __VU/__ITER.
+const DOC_SCRIPT = `import http from 'k6/http';
+import { check, group, sleep } from 'k6';
+import { Counter } from 'k6/metrics';
+const pages = new Counter('pages');
+export const options = { scenarios: { s: { executor: 'per-vu-iterations', vus: 4, iterations: 3 } } };
+function visit(path) {
+  const r = http.get(__ENV.BASE + path, { tags: { name: 'visit' } });
+  pages.add(1);
+  return r;
+}
+export default function () {
+  group('front', function () {
+    const r = visit('/home?vu=' + __VU);
+    check(r, { 'home 200': (x) => x.status === 200, 'echoes': (x) => x.json('path') === '/home?vu=' + __VU });
+    group('inner', () => {
+      const [a, b] = http.batch([__ENV.BASE + '/a', ['GET', __ENV.BASE + '/missing']]);
+      check(a, { 'batch a': (x) => x.status === 200 });
+      check(b, { 'batch b 404': (x) => x.status === 404 });
+    });
+  });
+  http.setResponseCallback(http.expectedStatuses(200, 404));
+  const named = http.batch({ one: __ENV.BASE + '/one' });
+  check(named.one, { 'named batch': (x) => x.status === 200 });
+  sleep(0.01);
+  console.log('vu', __VU, 'iter', __ITER);
+}`;
+
+describe("VUs in shared isolates", () => {
+  it("run a documentation-style script with the same results as an isolate per VU", async () => {
+    const shared = await run(DOC_SCRIPT, "shared");
+    const isolated = await run(DOC_SCRIPT, "isolate");
+    expect(shared.engine).toBe("VUs share isolates");
+    expect(isolated.engine).toBe("one isolate per VU (asked for)");
+    expect(counts(shared)).toEqual(counts(isolated));
+    const c = counts(shared);
+    expect(c).toMatchObject({ status: "passed", requests: 48, iterations: 12, custom: 12, checks: [60, 0] });
+    // The first iteration's 404 counts as failed; from then on each VU's response callback expects it.
+    expect(c.failed).toBe(4);
+    expect(c.logs).toHaveLength(12);
+    expect(c.logs).toContain("info [VU 3] vu 3 iter 2");
+    const front = shared.summary.root_group.groups.find((g) => g.name === "front")!;
+    expect(front.checks.map((x) => [x.name, x.passes])).toEqual([
+      ["home 200", 12],
+      ["echoes", 12],
+    ]);
+    expect(front.groups[0]).toMatchObject({ name: "inner", path: "::front::inner" });
+    expect(Object.keys(shared.summary.metrics.group_duration.values)).toContain("p(95)");
+  });
+
+  it("a script the rewrite cannot prove runs with an isolate per VU, saying why", async () => {
+    const r = await run(`import http from 'k6/http';\nexport const options = { iterations: 2 };\nexport default function () { [1, 2].forEach(() => http.get(__ENV.BASE + '/x')); }`, "shared");
+    expect(r.status).toBe("passed");
+    expect(r.summary.metrics.http_reqs.values.count).toBe(4);
+    expect(r.engine).toMatch(/^one isolate per VU: the script cannot run with VUs sharing an isolate \(.+line 3\)$/);
+  });
+
+  it("a runaway VU stops its isolate, and the run fails naming the CPU limit", async () => {
+    const t0 = Date.now();
+    const r = await run(`import http from 'k6/http';\nexport const options = { vus: 5, duration: '20s' };\nexport default function () { http.get(__ENV.BASE + '/ok'); if (__VU === 2 && __ITER === 3) { for (;;) {} } }`, "shared", { limits: { iterationCpuMs: 400 } });
+    expect(r.status).toBe("failed");
+    expect(r.reason).toBe("iteration exceeded its CPU limit (0.4s); the VUs sharing its isolate were stopped");
+    expect(r.summary.metrics.http_reqs.values.count).toBeGreaterThan(5);
+    expect(Date.now() - t0).toBeLessThan(10_000);
+  });
+
+  it("a VU that hoards memory ends its isolate's VUs; the run fails and ends", async () => {
+    const t0 = Date.now();
+    const r = await run(`import http from 'k6/http';\nexport const options = { vus: 3, duration: '20s' };\nconst hoard = [];\nexport default function () { http.get(__ENV.BASE + '/ok'); if (__VU === 1) for (let i = 0; i < 50; i++) hoard.push(new Array(1e5).fill(__ITER)); }`, "shared", { limits: { memoryMb: 16 } });
+    expect(r.status).toBe("failed");
+    expect(r.reason).toMatch(/^VU \d stopped: its isolate reached its memory limit \(48 MB, shared by the 3 VUs in it\)$/);
+    expect(Date.now() - t0).toBeLessThan(15_000);
+  });
+
+  it("a stop ends sleeping and waiting VUs within a second, keeping what was measured", async () => {
+    const ctl = new AbortController();
+    setTimeout(() => ctl.abort(), 700);
+    const t0 = Date.now();
+    const r = await run(`import http from 'k6/http'; import { sleep } from 'k6';\nexport const options = { vus: 6, duration: '30s' };\nexport default function () { http.get(__ENV.BASE + (__VU % 2 ? '/slow' : '/ok')); sleep(30); }`, "shared", { signal: ctl.signal });
+    expect(r.status).toBe("stopped");
+    expect(Date.now() - t0).toBeLessThan(2000);
+    expect(r.summary.metrics.http_reqs.values.count).toBeGreaterThanOrEqual(3);
+  });
+
+  it("many VUs fill more than one shared isolate, each VU with its own globals", async () => {
+    const r = await run(`import http from 'k6/http';\nlet mine = 0;\nexport const options = { scenarios: { s: { executor: 'per-vu-iterations', vus: 120, iterations: 2 } } };\nexport default function () { mine++; http.get(__ENV.BASE + '/n'); if (mine !== __ITER + 1) throw new Error('state leaked between VUs'); }`, "shared");
+    expect(r.status).toBe("passed");
+    expect(r.summary.metrics.iterations.values.count).toBe(240);
+    expect(r.summary.metrics.vus_max.values.value).toBe(120);
+  });
+});
