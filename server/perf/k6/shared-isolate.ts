@@ -74,15 +74,16 @@ export class SharedIsolate {
     const isolate = new ivm.Isolate({ memoryLimit: memoryMb });
     try {
       const hub = await isolate.createContext();
-      let self: SharedIsolate | undefined;
-      await hub.global.set("__hub_post", new ivm.Reference((message: string) => self && self.#onPost(message)));
+      // Posts can only come once the hub runs, after `made` is set.
+      const made: { shared?: SharedIsolate } = {};
+      await hub.global.set("__hub_post", new ivm.Reference((message: string) => made.shared && made.shared.#onPost(message)));
       const script = await hubBundle.compile(isolate);
       await script.run(hub, { timeout: 5000 });
       script.release();
       const ref = async (name: string) => (await hub.global.get(name, { reference: true })) as ivm.Reference;
       const refs = { deliver: await ref("__hub_deliver"), setActive: await ref("__hub_setActive"), stop: await ref("__hub_stop"), forget: await ref("__hub_forget"), close: await ref("__hub_close") };
-      self = new SharedIsolate(isolate, capacity, memoryMb, hub, refs, await ref("__hub_open"), opts.counters, opts.host);
-      return self;
+      made.shared = new SharedIsolate(isolate, capacity, memoryMb, hub, refs, await ref("__hub_open"), opts.counters, opts.host);
+      return made.shared;
     } catch (e) {
       if (!isolate.isDisposed) isolate.dispose();
       throw e;
