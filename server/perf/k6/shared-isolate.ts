@@ -43,6 +43,8 @@ export class SharedIsolate {
   #answers: [number, unknown][] = [];
   #tickets: [number, Ticket][] = [];
   #deliveryQueued = false;
+  /** A delivery call is running in the isolate. */
+  #delivering = false;
   readonly #sleeps = new Set<NodeJS.Timeout>();
   /** The isolate's CPU time (ns) when it last posted: what it spent since is what a runaway VU would be spending. */
   #cpuAtPost = 0n;
@@ -76,6 +78,7 @@ export class SharedIsolate {
       const hub = await isolate.createContext();
       // Posts can only come once the hub runs, after `made` is set.
       const made: { shared?: SharedIsolate } = {};
+      await hub.global.set("__hub_batch", Number(process.env.HUB_BATCH ?? 0));
       await hub.global.set("__hub_post", new ivm.Reference((message: string) => made.shared && made.shared.#onPost(message)));
       const script = await hubBundle.compile(isolate);
       await script.run(hub, { timeout: 5000 });
@@ -220,20 +223,33 @@ export class SharedIsolate {
     this.#deliverSoon();
   }
 
-  /** After this turn's I/O callbacks: every answer and ticket of the turn goes in one call. */
+  /**
+   * After this turn's I/O callbacks, and not while the isolate still runs the
+   * last delivery: what comes meanwhile waits for the next one, so a busy
+   * isolate gets fewer, larger deliveries (each costs a thread hand-off).
+   */
   #deliverSoon() {
     if (this.#deliveryQueued) return;
     this.#deliveryQueued = true;
-    setImmediate(() => {
-      this.#deliveryQueued = false;
-      if (this.dead) return;
-      const message = JSON.stringify([this.#answers, this.#tickets]);
-      this.#answers = [];
-      this.#tickets = [];
-      // The VUs' continuations run in this call: if the isolate dies in it (its memory limit), the rejection says so.
-      this.refs.deliver.apply(undefined, [message]).catch((e: unknown) => this.#die(this.#disposing ? (e as Error) : this.#outOfMemory()));
-    });
+    if (!this.#delivering) setImmediate(this.#deliver);
   }
+
+  readonly #deliver = () => {
+    if (this.dead) return;
+    const message = JSON.stringify([this.#answers, this.#tickets]);
+    this.#answers = [];
+    this.#tickets = [];
+    this.#deliveryQueued = false;
+    this.#delivering = true;
+    // The VUs' continuations run in this call: if the isolate dies in it (its memory limit), the rejection says so.
+    this.refs.deliver.apply(undefined, [message]).then(
+      () => {
+        this.#delivering = false;
+        if (this.#deliveryQueued) setImmediate(this.#deliver);
+      },
+      () => this.#die(this.#disposing ? new Error("its isolate was closed") : this.#outOfMemory()),
+    );
+  };
 }
 
 /** A VU that is a context of a SharedIsolate. */
