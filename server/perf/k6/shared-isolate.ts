@@ -78,7 +78,6 @@ export class SharedIsolate {
       const hub = await isolate.createContext();
       // Posts can only come once the hub runs, after `made` is set.
       const made: { shared?: SharedIsolate } = {};
-      await hub.global.set("__hub_batch", Number(process.env.HUB_BATCH ?? 0));
       await hub.global.set("__hub_post", new ivm.Reference((message: string) => made.shared && made.shared.#onPost(message)));
       const script = await hubBundle.compile(isolate);
       await script.run(hub, { timeout: 5000 });

@@ -48,9 +48,6 @@ const resolved = Promise.resolve();
 // per pass of the queue: waiting a few passes gathers all of them in one post.
 const PASSES = 4;
 
-const MAX_BATCH = (g.__hub_batch as number) || 1e9;
-delete g.__hub_batch;
-
 function flush() {
   if (passes++ < PASSES) {
     void resolved.then(flush);
@@ -58,10 +55,6 @@ function flush() {
   }
   passes = 0;
   scheduled = false;
-  postNow();
-}
-
-function postNow() {
   if (sends.length === 0 && sleeps.length === 0 && reports.length === 0) return;
   const message = JSON.stringify([sends, sleeps, reports]);
   sends = [];
@@ -89,8 +82,7 @@ g.__hub = {
   /** One VU's requests (http.get: one; http.batch: several); `done` gets the answers, or the host's error message. */
   send(vu: number, requests: unknown[], done: Done) {
     sends.push([wait(done), vu, requests]);
-    if (sends.length >= MAX_BATCH) postNow();
-    else schedule();
+    schedule();
   },
   sleep(ms: number, done: Done) {
     if (stopped) return done(undefined);
