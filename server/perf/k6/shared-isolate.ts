@@ -13,6 +13,7 @@
 import path from "node:path";
 import ivm from "isolated-vm";
 import { type IsolateBundle, isolateBundle } from "@/server/lib/isolate-bundle";
+import { type HostResponse, packResponse } from "./isolate/http";
 import type { ExpectedStatuses, HostRequest, IterationResult, Lease, LoadVu, RunCounters, VuHost } from "./vu";
 import { loadVuScript, prebuiltBundle } from "./vu";
 
@@ -36,7 +37,10 @@ export function hubCode(): Promise<string> {
 }
 
 type Ticket = [string, number, number, string, number, number, number];
-type Posted = [sends: [number, number, HostRequest[]][], sleeps: number[], reports: [number, 0 | 1, IterationResult][]];
+
+/** An iteration that sampled, checked and threw nothing crosses as 0. */
+const NOTHING_TO_REPORT: IterationResult = Object.freeze({ samples: [], checks: [] }) as IterationResult;
+type Posted = [sends: [number, number, HostRequest[]][], sleeps: number[], reports: [number, 0 | 1, IterationResult | 0][]];
 
 export class SharedIsolate {
   readonly #vus = new Map<number, SharedVu>();
@@ -190,16 +194,16 @@ export class SharedIsolate {
   #onPost(message: string) {
     this.#cpuAtPost = this.isolate.isDisposed ? 0n : this.isolate.cpuTime;
     const [sends, sleeps, reports] = JSON.parse(message) as Posted;
-    for (const [vu, last, result] of reports) this.#vus.get(vu)?.onResult(result, last === 1);
+    for (const [vu, last, result] of reports) this.#vus.get(vu)?.onResult(result || NOTHING_TO_REPORT, last === 1);
     for (const [id, vu, requests] of sends) {
-      let sent: Promise<unknown>;
+      let sent: Promise<HostResponse[]>;
       try {
         sent = this.host.http(vu, requests, this.#vus.get(vu)?.expected ?? null);
       } catch (e) {
         sent = Promise.reject(e);
       }
       sent.then(
-        (responses) => this.#answer(id, responses),
+        (responses) => this.#answer(id, responses.map(packResponse)),
         (e: unknown) => this.#answer(id, (e as Error)?.message ?? String(e)),
       );
     }

@@ -13,7 +13,7 @@
 // host records the HTTP metrics itself, as it times the requests.
 import { openChannel } from "./channel";
 import { b64decode, b64encode } from "./encoding";
-import { buildRequest, K6Response, type HostResponse, type RequestParams } from "./http";
+import { buildRequest, K6Response, type PackedResponse, type RequestParams } from "./http";
 
 interface HostRef<A extends unknown[], R> {
   applySync(self: undefined, args: A, opts?: unknown): R;
@@ -49,7 +49,7 @@ interface Hub {
   register(vu: number, port: { lease(ticket: Ticket): void }): void;
   send(vu: number, requests: unknown[], done: (answer: unknown) => void): void;
   sleep(ms: number, done: (answer: unknown) => void): void;
-  report(vu: number, last: boolean, result: IterationOutcome): void;
+  report(vu: number, last: boolean, result: IterationOutcome | 0): void;
   mayContinue(vu: number, until: number): boolean;
 }
 
@@ -204,17 +204,20 @@ function then<T>(sent: Sent, fn: (responses: K6Response[]) => T): T | Promise<T>
 
 function http(method: string, url: unknown, body: unknown, params: RequestParams | undefined) {
   if (state.inInit) throw new Error(`http.${method.toLowerCase()}() can only be called inside a VU function, not in the init context`);
-  return then(send([buildRequest(method, url, body, params, groupTag())]), (r) => r[0]);
+  const req = buildRequest(method, url, body, params, groupTag());
+  // One promise for the one response (this is the hot path of a shared isolate's VU).
+  if (hub) return new Promise<K6Response>((resolve, reject) => hub.send(state.vu, [req], (answer) => (typeof answer === "string" ? reject(new Error(answer)) : resolve(new K6Response((answer as PackedResponse[])[0], req)))));
+  return (send([req]) as K6Response[])[0];
 }
 
 function send(requests: ReturnType<typeof buildRequest>[]): Sent {
-  const responses = (out: HostResponse[]) => out.map((r, i) => new K6Response(r, requests[i]));
+  const responses = (out: PackedResponse[]) => out.map((r, i) => new K6Response(r, requests[i]));
   if (hub) {
     return new Promise((resolve, reject) =>
-      hub.send(state.vu, requests, (answer) => (typeof answer === "string" ? reject(new Error(answer)) : resolve(responses(answer as HostResponse[])))),
+      hub.send(state.vu, requests, (answer) => (typeof answer === "string" ? reject(new Error(answer)) : resolve(responses(answer as PackedResponse[])))),
     );
   }
-  return responses(JSON.parse(channel!.call(hostHttp, JSON.stringify(requests))) as HostResponse[]);
+  return responses(JSON.parse(channel!.call(hostHttp, JSON.stringify(requests))) as PackedResponse[]);
 }
 
 function batch(list: unknown) {
@@ -377,17 +380,17 @@ async function leaseAsync(h: Hub, ticket: Ticket): Promise<void> {
     const result = await runIteration(exec, iter, inTest, scenario);
     left--;
     const last = left === 0 || state.testAborted || !h.mayContinue(state.vu, until) || (sharedIndex >= 0 && Atomics.sub(counters, sharedIndex, 1) <= 0);
-    h.report(state.vu, last, result);
+    h.report(state.vu, last, result.samples.length || result.checks.length || result.error !== undefined || result.aborted ? result : 0);
     if (last) return;
     iter++;
     inTest = Atomics.add(counters, 0, 1);
   }
 }
 
-async function call(name: string, arg: unknown) {
+function call(name: string, arg: unknown): unknown {
   const fn = script[name];
   if (typeof fn !== "function") throw new Error(`the script exports no function "${name}"`);
-  return await (fn as (a: unknown) => unknown)(arg);
+  return (fn as (a: unknown) => unknown)(arg);
 }
 
 g.__k6rt = {
