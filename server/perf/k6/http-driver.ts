@@ -105,6 +105,8 @@ interface Target {
   credentials?: string;
   /** Set when the policy refuses the URL. */
   blocked?: string;
+  /** The request bytes of the last request to it with no headers or body of the script's (`http.get(url)`), by method: shared, never written to. */
+  bare?: { method: string; bytes: Buffer };
 }
 
 /** One request's bytes, for its data_sent/data_received samples (the client's totals count every request at once). */
@@ -193,27 +195,38 @@ export class LoadHttpClient {
       else if (lower === "user-agent") hasUserAgent = true;
       lines += `${k}: ${v}\r\n`;
     }
+    const plain = lines === "" && givenHost === undefined && givenLength === undefined;
+    const live = signal && !signal.aborted ? this.#live(signal) : undefined;
     for (let hop = 0; ; hop++) {
       if (target.blocked) return failure(target.href, target.blocked, ERROR_CODES.blocked);
-      const sameOrigin = target.origin === firstOrigin;
-      let head = `${method} ${target.path} HTTP/1.1\r\nHost: ${givenHost !== undefined && sameOrigin ? givenHost : target.host}\r\n`;
-      if (!hasUserAgent) head += USER_AGENT_LINE;
-      head += lines;
-      if (credentials && sameOrigin && !hasAuthorization) head += `Authorization: ${credentials}\r\n`;
+      // A stopped run sends nothing more (its requests count as timed out, as k6 counts a cancelled one).
+      if (signal?.aborted) return failure(target.href, "request timeout", ERROR_CODES.requestTimeout);
       const length = body === undefined ? 0 : body.length;
-      if (body !== undefined || givenLength !== undefined || method === "POST" || method === "PUT" || method === "PATCH") {
-        if (givenLength !== undefined && givenLength !== String(length)) {
-          return failure(target.href, `the Content-Length header (${givenLength}) does not match the body's ${length} bytes`, ERROR_CODES.generic);
-        }
-        head += `Content-Length: ${length}\r\n`;
+      if (givenLength !== undefined && givenLength !== String(length)) {
+        return failure(target.href, `the Content-Length header (${givenLength}) does not match the body's ${length} bytes`, ERROR_CODES.generic);
       }
-      head += "\r\n";
-      // Header values and the body are byte strings (latin1), as the isolate hands them over.
-      const bytes = Buffer.allocUnsafe(head.length + length);
-      bytes.write(head, 0, "latin1");
-      if (body !== undefined) bytes.write(body, head.length, "latin1");
+      // The first hop of a request with nothing of the script's but method and URL: its bytes are the same every time.
+      const reusable = hop === 0 && plain && body === undefined;
+      let bytes: Buffer;
+      if (reusable && target.bare !== undefined && target.bare.method === method) bytes = target.bare.bytes;
+      else {
+        const sameOrigin = target.origin === firstOrigin;
+        let head = `${method} ${target.path} HTTP/1.1\r\nHost: ${givenHost !== undefined && sameOrigin ? givenHost : target.host}\r\n`;
+        if (!hasUserAgent) head += USER_AGENT_LINE;
+        head += lines;
+        if (credentials && sameOrigin && !hasAuthorization) head += `Authorization: ${credentials}\r\n`;
+        if (body !== undefined || givenLength !== undefined || method === "POST" || method === "PUT" || method === "PATCH") head += `Content-Length: ${length}\r\n`;
+        head += "\r\n";
+        // Header values and the body are byte strings (latin1), as the isolate hands them over.
+        bytes = Buffer.allocUnsafe(head.length + length);
+        bytes.write(head, 0, "latin1");
+        if (body !== undefined) bytes.write(body, head.length, "latin1");
+        if (reusable) target.bare = { method, bytes };
+      }
       const x = new WireExchange(bytes, method === "HEAD", req.responseType !== "none", timeoutMs, MAX_LOAD_RESPONSE_BYTES);
-      await this.#exchange(target.wire, x, signal);
+      live?.add(x);
+      await this.#wire.send(target.wire, x);
+      live?.delete(x);
       this.bytesSent += x.bytesOut;
       this.bytesReceived += x.bytesIn;
       if (meter) {
@@ -301,16 +314,8 @@ export class LoadHttpClient {
     }
   }
 
-  /** Runs one exchange, cut short when `signal` aborts; the exchange carries its answer or its error. */
-  async #exchange(origin: WireOrigin, x: WireExchange, signal: AbortSignal | undefined): Promise<void> {
-    if (!signal) {
-      await this.#wire.send(origin, x);
-      return;
-    }
-    if (signal.aborted) {
-      x.error = new RequestAborted("the run stopped");
-      return;
-    }
+  /** The exchanges in flight under `signal` (the run's), which its one listener ends at once when it aborts. */
+  #live(signal: AbortSignal): Set<WireExchange> {
     let live = this.#inFlight.get(signal);
     if (!live) {
       const set = new Set<WireExchange>();
@@ -322,9 +327,7 @@ export class LoadHttpClient {
         this.#inFlight.delete(signal);
       }, { once: true });
     }
-    live.add(x);
-    await this.#wire.send(origin, x);
-    live.delete(x);
+    return live;
   }
 
   /** The URL parsed and judged by the policy, from the cache when it was seen before; undefined when it is not a URL. */

@@ -62,7 +62,9 @@ const S_CHUNK_DATA = 5;
 const S_CHUNK_END = 6;
 const S_TRAILERS = 7;
 
-const STATUS_LINE = /^HTTP\/1\.([01]) (\d{3})(?: |$)/;
+const HTTP_1 = Buffer.from("HTTP/1.", "latin1");
+const isDigit = (c: number) => c >= 48 && c <= 57;
+const NO_HEADERS: readonly string[] = [];
 
 /**
  * One request and, once it is done, its answer. Times are performance.now()
@@ -73,7 +75,7 @@ export class WireExchange {
   /** "1.1" or "1.0": the answer's protocol version. */
   version = "1.1";
   /** The final answer's headers as they came: name, value, name, value, … (repeated names kept). */
-  rawHeaders: string[] = [];
+  rawHeaders: readonly string[] = NO_HEADERS;
   chunks: Buffer[] = [];
   /** Body bytes on the wire (counted even when they are not kept). */
   bodySize = 0;
@@ -151,6 +153,8 @@ class Connection {
   #timer: NodeJS.Timeout | undefined;
   #timerMs = 0;
   #connectTimer: NodeJS.Timeout | undefined;
+  #remoteAddress = "";
+  #remotePort = 0;
   #dialAt = 0;
   #lookedUpAt = 0;
   #connectedAt = 0;
@@ -179,7 +183,11 @@ class Connection {
     this.socket.on("data", (chunk: Buffer) => this.#onData(chunk));
     this.socket.on("end", () => this.#onEnd());
     this.socket.on("error", (err: Error) => this.#fail(err, true));
-    this.socket.on("close", () => this.#fail(new WireError("connection closed before the answer was complete", "ECONNRESET"), true));
+    this.socket.on("close", () => {
+      // Usually our own destroy, after the answer: an error (and its stack) only when a request was still waiting.
+      if (this.ex) this.#fail(new WireError("connection closed before the answer was complete", "ECONNRESET"), true);
+      else this.#kill();
+    });
     this.#connectTimer = setTimeout(() => {
       if (!this.ready) this.#fail(new WireError(`connect ETIMEDOUT ${o.host}:${o.port}`, "ETIMEDOUT"), false);
     }, CONNECT_TIMEOUT_MS);
@@ -194,6 +202,8 @@ class Connection {
     clearTimeout(this.#connectTimer);
     this.#connectTimer = undefined;
     this.#secureAt = this.pool.origin.tls ? performance.now() : 0;
+    this.#remoteAddress = this.socket.remoteAddress ?? "";
+    this.#remotePort = this.socket.remotePort ?? 0;
     const ex = this.ex;
     if (!ex) return this.#kill();
     ex.dialAt = this.#dialAt;
@@ -249,8 +259,8 @@ class Connection {
 
   #write(ex: WireExchange): void {
     ex.readyAt = performance.now();
-    ex.remoteAddress = this.socket.remoteAddress ?? "";
-    ex.remotePort = this.socket.remotePort ?? 0;
+    ex.remoteAddress = this.#remoteAddress;
+    ex.remotePort = this.#remotePort;
     ex.bytesOut += ex.bytes.length;
     this.#state = S_HEAD;
     this.#keepAlive = true;
@@ -264,7 +274,7 @@ class Connection {
 
   #onData(chunk: Buffer): void {
     const ex = this.ex;
-    if (!ex || this.#state === S_IDLE) {
+    if (!ex) {
       // Bytes nobody asked for: the connection's framing cannot be trusted any more.
       this.#kill();
       return;
@@ -302,7 +312,7 @@ class Connection {
           const status = ex.status;
           if (status < 200 && status !== 101) {
             // An informational answer (100 Continue, 103 Early Hints) before the real one.
-            ex.rawHeaders = [];
+            ex.rawHeaders = NO_HEADERS;
             ex.status = 0;
             continue;
           }
@@ -419,9 +429,23 @@ class Connection {
   #parseHead(ex: WireExchange, buf: Buffer, off: number): number {
     let nl = buf.indexOf(10, off);
     if (nl < 0) return -1;
-    const statusLine = buf.toString("latin1", off, nl > off && buf[nl - 1] === 13 ? nl - 1 : nl);
-    const m = STATUS_LINE.exec(statusLine);
-    if (!m) throw new MalformedResponseError(`malformed HTTP response: status line ${JSON.stringify(statusLine.slice(0, 64))}`);
+    const lineEnd = nl > off && buf[nl - 1] === 13 ? nl - 1 : nl;
+    // "HTTP/1.x NNN[ reason]", read off the bytes.
+    const minor = buf[off + 7];
+    const status = (buf[off + 9] - 48) * 100 + (buf[off + 10] - 48) * 10 + (buf[off + 11] - 48);
+    if (
+      lineEnd - off < 12 ||
+      buf.compare(HTTP_1, 0, 7, off, off + 7) !== 0 ||
+      (minor !== 48 && minor !== 49) ||
+      buf[off + 8] !== 32 ||
+      !isDigit(buf[off + 9]) ||
+      !isDigit(buf[off + 10]) ||
+      !isDigit(buf[off + 11]) ||
+      status < 100 ||
+      (lineEnd - off > 12 && buf[off + 12] !== 32)
+    ) {
+      throw new MalformedResponseError(`malformed HTTP response: status line ${JSON.stringify(buf.toString("latin1", off, Math.min(lineEnd, off + 64)))}`);
+    }
     const raw: string[] = [];
     let pos = nl + 1;
     for (;;) {
@@ -447,8 +471,8 @@ class Connection {
       }
       raw.push(line.slice(0, colon), line.slice(colon + 1).trim());
     }
-    ex.status = Number(m[2]);
-    ex.version = m[1] === "0" ? "1.0" : "1.1";
+    ex.status = status;
+    ex.version = minor === 48 ? "1.0" : "1.1";
     ex.rawHeaders = raw;
     return pos;
   }
@@ -530,7 +554,8 @@ class Connection {
 
   #onEnd(): void {
     const ex = this.ex;
-    if (ex && this.#state === S_CLOSE) this.#complete(ex, NO_BYTES, 0);
+    if (!ex) this.#kill();
+    else if (this.#state === S_CLOSE) this.#complete(ex, NO_BYTES, 0);
     else this.#fail(new WireError("connection closed by the server before the answer was complete", "ECONNRESET"), true);
   }
 
@@ -640,9 +665,10 @@ export class WireClient {
 
   #sweep(): void {
     const now = performance.now();
-    for (const pool of this.#pools.values()) {
-      // Oldest first: the stack's bottom has been idle longest.
+    for (const [key, pool] of this.#pools) {
       for (let i = pool.idle.length - 1; i >= 0; i--) pool.idle[i]?.closeIdle(now, this.#idleTimeoutMs);
+      // A pool with no connection left is made again if its origin is asked for again.
+      if (pool.all.size === 0) this.#pools.delete(key);
     }
   }
 
