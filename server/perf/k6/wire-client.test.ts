@@ -255,6 +255,34 @@ describe("answers", () => {
     expect(s.connections).toBe(2);
   });
 
+  it("reads answers that arrive a few bytes at a time", async () => {
+    const answers: Record<string, string> = {
+      "/length": "HTTP/1.1 200 OK\r\nContent-Length: 11\r\nX-A: 1\r\n\r\nhello world",
+      "/chunked": "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5;x=y\r\nhello\r\n6\r\n world\r\n0\r\nX-T: 1\r\n\r\n",
+      "/lf": "HTTP/1.1 200 OK\nContent-Length: 11\n\nhello world",
+    };
+    const s = later(
+      await rawServer((socket, _nth, head) => {
+        socket.setNoDelay(true);
+        const bytes = answers[head.split(" ")[1]];
+        let i = 0;
+        const next = () => {
+          if (i >= bytes.length) return;
+          socket.write(bytes.slice(i, i + 3));
+          i += 3;
+          setTimeout(next, 1);
+        };
+        next();
+      }),
+    );
+    const client = later(new LoadHttpClient());
+    for (const path of Object.keys(answers)) {
+      const r = await client.send(request(`${s.url}${path}`, { timeout: "5s" }));
+      expect([path, r.status, r.body, r.error]).toEqual([path, 200, "hello world", ""]);
+    }
+    expect(s.connections).toBe(1);
+  });
+
   it("reads no body for HEAD, 204 and 304 whatever Content-Length says, and keeps the connection", async () => {
     const s = later(
       await rawServer((socket, _nth, head) => {

@@ -166,7 +166,6 @@ class Connection {
   ) {
     const o = pool.origin;
     const client = pool.client;
-    pool.all.add(this);
     this.#dialAt = performance.now();
     if (o.tls) {
       this.socket = tls.connect({ host: o.host, port: o.port, servername: o.servername, ALPNProtocols: ["http/1.1"], rejectUnauthorized: client.rejectUnauthorized, lookup: client.lookup });
@@ -175,6 +174,7 @@ class Connection {
     } else {
       this.socket = net.connect({ host: o.host, port: o.port, noDelay: true, lookup: client.lookup });
     }
+    pool.all.add(this);
     this.socket.once("lookup", () => (this.#lookedUpAt = performance.now()));
     this.socket.once("connect", () => {
       this.#connectedAt = performance.now();
@@ -645,8 +645,13 @@ export class WireClient {
       const idle = pool.idle;
       let conn = idle.pop();
       while (conn !== undefined && conn.dead) conn = idle.pop();
-      if (conn === undefined) new Connection(pool, ex);
-      else conn.send(ex);
+      if (conn !== undefined) return conn.send(ex);
+      try {
+        new Connection(pool, ex);
+      } catch (e) {
+        // net/tls refuse some options at once (a bad port): an answer like any failed dial.
+        finish(ex, e as Error);
+      }
     });
   }
 
