@@ -63,7 +63,7 @@ function failure(url: string, message: string, code: number, timings = emptyTimi
   return { status: 0, statusText: "", url, proto: "", headers: {}, body: null, timings, error: message, errorCode: code, remoteIp: "", remotePort: 0 };
 }
 
-export function classify(err: unknown): { message: string; code: number } {
+function classify(err: unknown): { message: string; code: number } {
   const e = err as NodeJS.ErrnoException & { cause?: NodeJS.ErrnoException };
   const cause = e?.cause ?? e;
   if (err instanceof BlockedTargetError || cause instanceof BlockedTargetError) return { message: (cause as Error).message, code: ERROR_CODES.blocked };
