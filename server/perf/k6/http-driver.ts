@@ -1,18 +1,20 @@
-// The load engine's HTTP client: undici with keep-alive pools (one per
-// origin, shared by a run's VUs, as k6 shares its transport), under the
-// outbound policy: every new connection resolves through the SSRF guard's
-// lookup, and each redirect hop's URL is checked again. Answers what k6's
-// Response carries, with k6's error codes for failures.
+// The load engine's HTTP client: k6's request semantics (redirects, the
+// `hosts` option, credentials in URLs, timeouts, decoding, error codes) over
+// the keep-alive pools of wire-client.ts (one per dialled origin, shared by a
+// run's VUs, as k6 shares its transport), under the outbound policy: every
+// new connection resolves through the SSRF guard's lookup, and each redirect
+// hop's URL is checked again. Answers what k6's Response carries.
 //
 // It is on the hot path of a load test (tens of thousands of requests a
-// second), so it talks to undici's dispatcher directly (no Readable body
-// stream, no per-request AbortSignal listener), and remembers what it worked
-// out about a URL (parsed parts, policy verdict) for the next request to it.
+// second): no per-request AbortSignal listener, and it remembers what it
+// worked out about a URL (parsed parts, policy verdict, pool) for the next
+// request to it.
+import net from "node:net";
 import { brotliDecompressSync, gunzipSync, inflateSync, type InputType } from "node:zlib";
-import { Agent, type Dispatcher, errors as undiciErrors } from "undici";
 import { assertAllowedTarget, BlockedTargetError, lookupFor, type PrivatePolicy } from "@/server/lib/ssrf";
 import { parseDuration } from "../duration";
 import type { HostRequest, HostResponse } from "./isolate/http";
+import { WireClient, WireExchange, type WireOrigin } from "./wire-client";
 
 /** A body in the codings the server listed (applied in order, so undone in reverse), capped like an uncompressed one. */
 function decodeBody(wire: InputType, coding: string): Buffer {
@@ -31,7 +33,11 @@ export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
 const DEFAULT_MAX_REDIRECTS = 10;
 /** Bodies beyond this are cut (and the response marked with an error), so a VU cannot exhaust the runner's memory. */
 export const MAX_LOAD_RESPONSE_BYTES = 10 * 1024 * 1024;
-const USER_AGENT = "polymock-load/1 (k6 compatible)";
+const USER_AGENT_LINE = "User-Agent: polymock-load/1 (k6 compatible)\r\n";
+/** An HTTP token: what a method or a header name may be made of. */
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+/** What a header value may not contain (it would end the field, or the head). */
+const BAD_VALUE = /[\r\n\0]/;
 /** URLs whose parsing and policy verdict are remembered; a script with more distinct URLs just parses again. */
 const TARGET_CACHE_SIZE = 2048;
 
@@ -61,23 +67,25 @@ function classify(err: unknown): { message: string; code: number } {
   const e = err as NodeJS.ErrnoException & { cause?: NodeJS.ErrnoException };
   const cause = e?.cause ?? e;
   if (err instanceof BlockedTargetError || cause instanceof BlockedTargetError) return { message: (cause as Error).message, code: ERROR_CODES.blocked };
-  if (err instanceof undiciErrors.HeadersTimeoutError || err instanceof undiciErrors.BodyTimeoutError || (err as Error)?.name === "AbortError" || (err as Error)?.name === "TimeoutError") {
+  if ((err as Error)?.name === "AbortError" || (err as Error)?.name === "TimeoutError") {
     return { message: "request timeout", code: ERROR_CODES.requestTimeout };
   }
   switch (cause?.code) {
     case "ECONNREFUSED":
       return { message: `dial tcp: connect: connection refused`, code: ERROR_CODES.refused };
     case "ECONNRESET":
-    case "UND_ERR_SOCKET":
+    case "EPIPE":
       return { message: "connection reset by peer", code: ERROR_CODES.reset };
     case "ENOTFOUND":
     case "EAI_AGAIN":
       return { message: `lookup ${(cause as { hostname?: string }).hostname ?? ""}: no such host`, code: ERROR_CODES.dns };
     case "ETIMEDOUT":
-    case "UND_ERR_CONNECT_TIMEOUT":
       return { message: "dial tcp: i/o timeout", code: ERROR_CODES.tcp };
   }
-  if (/certificate|SSL|TLS/i.test(cause?.message ?? "")) return { message: `tls: ${cause?.message}`, code: ERROR_CODES.tls };
+  const code = cause?.code ?? "";
+  if (code.startsWith("ERR_TLS_") || code.startsWith("ERR_SSL_") || /CERT/.test(code) || /certificate|SSL|TLS/i.test(cause?.message ?? "")) {
+    return { message: `tls: ${cause?.message}`, code: ERROR_CODES.tls };
+  }
   return { message: cause?.message ?? String(err), code: ERROR_CODES.generic };
 }
 
@@ -86,17 +94,19 @@ interface Target {
   url: URL;
   href: string;
   origin: string;
-  /** The origin dialled (differs from `origin` under the `hosts` option). */
-  dialOrigin: string;
+  /** Where its connections go (elsewhere than `origin` under the `hosts` option). */
+  wire: WireOrigin;
   path: string;
-  /** Host header to add when `hosts` redirected the dial. */
-  hostHeader?: string;
+  /** The Host header: the URL's host, also when `hosts` redirected the dial. */
+  host: string;
   remoteIp: string;
   remotePort: number;
   /** Basic auth from credentials in the URL (`http://user:pass@host/`). */
   credentials?: string;
   /** Set when the policy refuses the URL. */
   blocked?: string;
+  /** The request bytes of the last request to it with no headers or body of the script's (`http.get(url)`), by method: shared, never written to. */
+  bare?: { method: string; bytes: Buffer };
 }
 
 /** One request's bytes, for its data_sent/data_received samples (the client's totals count every request at once). */
@@ -109,68 +119,14 @@ class RequestAborted extends Error {
   override name = "AbortError";
 }
 
-/** One request/response exchange as undici's dispatcher drives it (its handler interface). */
-class Exchange implements Dispatcher.DispatchHandler {
-  status = 0;
-  rawHeaders: Buffer[] = [];
-  chunks: Buffer[] = [];
-  size = 0;
-  headersAt = 0;
-  cut = false;
-  #abort: ((err: Error) => void) | undefined;
-  #aborted: Error | undefined;
-  constructor(
-    readonly done: (x: Exchange, err?: unknown) => void,
-    readonly keepBody: boolean,
-  ) {}
-
-  abort(err: Error) {
-    this.#aborted = err;
-    this.#abort?.(err);
-  }
-
-  onConnect(abort: (err?: Error) => void) {
-    this.#abort = abort;
-    if (this.#aborted) abort(this.#aborted);
-  }
-
-  onHeaders(statusCode: number, rawHeaders: Buffer[]) {
-    // 1xx informational answers come before the real one.
-    if (statusCode < 200) return true;
-    this.status = statusCode;
-    this.rawHeaders = rawHeaders;
-    this.headersAt = performance.now();
-    return true;
-  }
-
-  onData(chunk: Buffer) {
-    this.size += chunk.length;
-    if (this.size > MAX_LOAD_RESPONSE_BYTES) {
-      this.cut = true;
-      this.#abort?.(new Error("cut"));
-      return false;
-    }
-    if (this.keepBody) this.chunks.push(chunk);
-    return true;
-  }
-
-  onComplete() {
-    this.done(this);
-  }
-
-  onError(err: Error) {
-    this.done(this, this.cut ? undefined : err);
-  }
-}
-
 export class LoadHttpClient {
-  readonly #agent: Agent;
+  readonly #wire: WireClient;
   readonly #policy: PrivatePolicy;
   readonly #hosts: Map<string, { host: string; port?: string }>;
   readonly #targets = new Map<string, Target>();
   /** In-flight exchanges by the signal that stops them (the run's): one listener per signal, not one per request. */
-  readonly #inFlight = new Map<AbortSignal, Set<Exchange>>();
-  /** Bytes as they crossed the wire (approximately: headers as sent, bodies as read), for data_sent/data_received. */
+  readonly #inFlight = new Map<AbortSignal, Set<WireExchange>>();
+  /** Bytes as they crossed the wire (request and answer heads and bodies, redirect hops included), for data_sent/data_received. */
   bytesSent = 0;
   bytesReceived = 0;
 
@@ -191,11 +147,7 @@ export class LoadHttpClient {
         return [name.toLowerCase(), { host: m?.[1] ?? to, port: m?.[2] }];
       }),
     );
-    this.#agent = new Agent({
-      keepAliveTimeout: 30_000,
-      connections: null,
-      connect: { lookup: lookupFor(this.#policy), rejectUnauthorized: !opts.insecureSkipTLSVerify },
-    });
+    this.#wire = new WireClient({ lookup: lookupFor(this.#policy), rejectUnauthorized: !opts.insecureSkipTLSVerify });
   }
 
   async send(req: HostRequest, signal?: AbortSignal, meter?: SendMeter): Promise<HostResponse> {
@@ -211,59 +163,89 @@ export class LoadHttpClient {
     const started = performance.now();
     let target = this.#target(req.url);
     if (!target) return failure(req.url, `invalid URL "${req.url}"`, ERROR_CODES.generic);
-    // Credentials in the URL are basic auth, as in k6; they are not sent on to a redirect's other origin.
+    let method = req.method;
+    if (!TOKEN.test(method)) return failure(req.url, `invalid method ${JSON.stringify(method)}`, ERROR_CODES.generic);
+    // Credentials in the URL are basic auth, as in k6; they (and a Host header the script set) are not sent on to a redirect's other origin.
     const credentials = target.credentials;
     const firstOrigin = target.origin;
-    const body = req.body === undefined ? undefined : Buffer.from(req.body, "latin1");
-    let method = req.method;
-    let sendBody = body;
+    let body = req.body;
+    // The script's headers as head lines, checked once for every hop.
     const given = req.headers;
-    let hasHost = false;
+    let lines = "";
+    let givenHost: string | undefined;
+    let givenLength: string | undefined;
     let hasAuthorization = false;
     let hasUserAgent = false;
-    let givenBytes = 0;
     for (const k in given) {
-      const lower = k.toLowerCase();
-      if (lower === "host") hasHost = true;
-      else if (lower === "authorization") hasAuthorization = true;
+      const v = given[k];
+      if (!TOKEN.test(k)) return failure(req.url, `invalid header name ${JSON.stringify(k)}`, ERROR_CODES.generic);
+      if (BAD_VALUE.test(v)) return failure(req.url, `invalid value for header ${k}: it may not contain CR, LF or NUL`, ERROR_CODES.generic);
+      const n = k.length;
+      const lower = n === 4 || n === 10 || n === 13 || n === 14 || n === 17 ? k.toLowerCase() : "";
+      if (lower === "host") {
+        givenHost = v;
+        continue;
+      }
+      if (lower === "content-length") {
+        givenLength = v.trim();
+        continue;
+      }
+      if (lower === "transfer-encoding") return failure(req.url, "the Transfer-Encoding header cannot be set: bodies are sent with a Content-Length", ERROR_CODES.generic);
+      if (lower === "authorization") hasAuthorization = true;
       else if (lower === "user-agent") hasUserAgent = true;
-      givenBytes += k.length + given[k].length + 4;
+      lines += `${k}: ${v}\r\n`;
     }
+    const plain = lines === "" && givenHost === undefined && givenLength === undefined;
+    const live = signal && !signal.aborted ? this.#live(signal) : undefined;
     for (let hop = 0; ; hop++) {
       if (target.blocked) return failure(target.href, target.blocked, ERROR_CODES.blocked);
-      // undici's flat header list: [name, value, name, value, …].
-      const headers: string[] = hasUserAgent ? [] : ["user-agent", USER_AGENT];
-      for (const k in given) headers.push(k, given[k]);
-      let headerBytes = givenBytes + (hasUserAgent ? 0 : 10 + USER_AGENT.length + 4);
-      if (target.hostHeader && !hasHost) {
-        headers.push("host", target.hostHeader);
-        headerBytes += 8 + target.hostHeader.length;
+      // A stopped run sends nothing more (its requests count as timed out, as k6 counts a cancelled one).
+      if (signal?.aborted) return failure(target.href, "request timeout", ERROR_CODES.requestTimeout);
+      const length = body === undefined ? 0 : body.length;
+      if (givenLength !== undefined && givenLength !== String(length)) {
+        return failure(target.href, `the Content-Length header (${givenLength}) does not match the body's ${length} bytes`, ERROR_CODES.generic);
       }
-      if (credentials && target.origin === firstOrigin && !hasAuthorization) {
-        headers.push("authorization", credentials);
-        headerBytes += 17 + credentials.length;
+      // The first hop of a request with nothing of the script's but method and URL: its bytes are the same every time.
+      const reusable = hop === 0 && plain && body === undefined;
+      let bytes: Buffer;
+      if (reusable && target.bare !== undefined && target.bare.method === method) bytes = target.bare.bytes;
+      else {
+        const sameOrigin = target.origin === firstOrigin;
+        let head = `${method} ${target.path} HTTP/1.1\r\nHost: ${givenHost !== undefined && sameOrigin ? givenHost : target.host}\r\n`;
+        if (!hasUserAgent) head += USER_AGENT_LINE;
+        head += lines;
+        if (credentials && sameOrigin && !hasAuthorization) head += `Authorization: ${credentials}\r\n`;
+        if (body !== undefined || givenLength !== undefined || method === "POST" || method === "PUT" || method === "PATCH") head += `Content-Length: ${length}\r\n`;
+        head += "\r\n";
+        // Header values and the body are byte strings (latin1), as the isolate hands them over.
+        bytes = Buffer.allocUnsafe(head.length + length);
+        bytes.write(head, 0, "latin1");
+        if (body !== undefined) bytes.write(body, head.length, "latin1");
+        if (reusable) target.bare = { method, bytes };
       }
-      const hopStart = performance.now();
-      const ex = await this.#exchange(target, method, headers, sendBody, timeoutMs, req.responseType !== "none", signal);
-      if (!ex.ok) {
-        const c = classify(ex.error);
+      const x = new WireExchange(bytes, method === "HEAD", req.responseType !== "none", timeoutMs, MAX_LOAD_RESPONSE_BYTES);
+      live?.add(x);
+      await this.#wire.send(target.wire, x);
+      live?.delete(x);
+      this.bytesSent += x.bytesOut;
+      this.bytesReceived += x.bytesIn;
+      if (meter) {
+        meter.sent += x.bytesOut;
+        meter.received += x.bytesIn;
+      }
+      if (x.error) {
+        const c = classify(x.error);
         const t = emptyTimings();
         t.duration = performance.now() - started;
         return failure(target.href, c.message, c.code, t);
       }
-      const x = ex.exchange;
-      const sent = (sendBody?.length ?? 0) + target.path.length + 64 + headerBytes;
-      this.bytesSent += sent;
-      if (meter) meter.sent += sent;
       const out: Record<string, string> = {};
-      let receivedHeaderBytes = 17;
       let location: string | undefined;
       const raw = x.rawHeaders;
       for (let i = 0; i + 1 < raw.length; i += 2) {
-        const name = canonical(raw[i].toString("latin1"));
-        const value = raw[i + 1].toString("latin1");
+        const name = canonical(raw[i]);
+        const value = raw[i + 1];
         out[name] = out[name] === undefined ? value : `${out[name]}, ${value}`;
-        receivedHeaderBytes += name.length + value.length + 4;
         if (location === undefined && name === "Location") location = value;
       }
       if (x.status >= 300 && x.status < 400 && location && hop < maxRedirects) {
@@ -277,7 +259,8 @@ export class LoadHttpClient {
         target = next;
         if (x.status === 303 || ((x.status === 301 || x.status === 302) && method === "POST")) {
           method = "GET";
-          sendBody = undefined;
+          body = undefined;
+          givenLength = undefined;
         }
         continue;
       }
@@ -290,8 +273,6 @@ export class LoadHttpClient {
       }
       if (req.responseType !== "none") {
         const wire = x.chunks.length === 1 ? x.chunks[0] : Buffer.concat(x.chunks);
-        this.bytesReceived += wire.length;
-        if (meter) meter.received += wire.length;
         // data_received counts the bytes on the wire; the script sees the body decoded, as k6 gives it.
         let buf = wire;
         const coding = out["Content-Encoding"]?.trim().toLowerCase();
@@ -305,55 +286,48 @@ export class LoadHttpClient {
         }
         text = req.responseType === "binary" ? buf.toString("base64") : buf.toString("utf8");
       }
-      const done = performance.now();
-      this.bytesReceived += receivedHeaderBytes;
-      if (meter) meter.received += receivedHeaderBytes;
-      const waiting = x.headersAt - hopStart;
-      const receiving = done - x.headersAt;
+      // k6's phases: the dial's inside `blocked`, and duration = sending + waiting + receiving.
+      const sending = x.sentAt - x.readyAt;
+      const waiting = x.firstByteAt - x.sentAt;
+      const receiving = x.endAt - x.firstByteAt;
       return {
         status: x.status,
         statusText: `${x.status}`,
         url: target.href,
-        proto: "HTTP/1.1",
+        proto: `HTTP/${x.version}`,
         headers: out,
         body: text,
-        timings: { blocked: 0, connecting: 0, tls_handshaking: 0, sending: 0, waiting, receiving, duration: waiting + receiving },
+        timings: {
+          blocked: x.readyAt - x.startAt,
+          connecting: x.dialAt === 0 ? 0 : x.connectedAt - (x.lookedUpAt || x.dialAt),
+          tls_handshaking: x.secureAt === 0 ? 0 : x.secureAt - x.connectedAt,
+          sending,
+          waiting,
+          receiving,
+          duration: sending + waiting + receiving,
+        },
         error,
         errorCode,
-        remoteIp: target.remoteIp,
-        remotePort: target.remotePort,
+        remoteIp: x.remoteAddress || target.remoteIp,
+        remotePort: x.remotePort || target.remotePort,
       };
     }
   }
 
-  #exchange(target: Target, method: string, headers: string[], body: Buffer | undefined, timeoutMs: number, keepBody: boolean, signal: AbortSignal | undefined): Promise<{ ok: true; exchange: Exchange } | { ok: false; error: unknown }> {
-    return new Promise((resolve) => {
-      let live: Set<Exchange> | undefined;
-      const ex = new Exchange((x, err) => {
-        live?.delete(x);
-        resolve(err === undefined ? { ok: true, exchange: x } : { ok: false, error: err });
-      }, keepBody);
-      if (signal) {
-        if (signal.aborted) return resolve({ ok: false, error: new RequestAborted("the run stopped") });
-        live = this.#inFlight.get(signal);
-        if (!live) {
-          const set = new Set<Exchange>();
-          live = set;
-          this.#inFlight.set(signal, set);
-          signal.addEventListener("abort", () => {
-            for (const x of set) x.abort(new RequestAborted("the run stopped"));
-            this.#inFlight.delete(signal);
-          }, { once: true });
-        }
-        live.add(ex);
-      }
-      try {
-        this.#agent.dispatch({ origin: target.dialOrigin, path: target.path, method, headers, body, headersTimeout: timeoutMs, bodyTimeout: timeoutMs }, ex);
-      } catch (e) {
-        live?.delete(ex);
-        resolve({ ok: false, error: e });
-      }
-    });
+  /** The exchanges in flight under `signal` (the run's), which its one listener ends at once when it aborts. */
+  #live(signal: AbortSignal): Set<WireExchange> {
+    let live = this.#inFlight.get(signal);
+    if (!live) {
+      const set = new Set<WireExchange>();
+      live = set;
+      this.#inFlight.set(signal, set);
+      signal.addEventListener("abort", () => {
+        const stopped = new RequestAborted("the run stopped");
+        for (const e of set) this.#wire.abort(e, stopped);
+        this.#inFlight.delete(signal);
+      }, { once: true });
+    }
+    return live;
   }
 
   /** The URL parsed and judged by the policy, from the cache when it was seen before; undefined when it is not a URL. */
@@ -379,15 +353,21 @@ export class LoadHttpClient {
     } catch (e) {
       blocked = classify(e).message;
     }
+    const secure = url.protocol === "https:";
+    const dialHost = dial.hostname.replace(/^\[|\]$/g, "");
+    const dialPort = Number(dial.port) || (secure ? 443 : 80);
+    const nameHost = url.hostname.replace(/^\[|\]$/g, "");
+    const servername = secure && net.isIP(nameHost) === 0 ? nameHost : undefined;
     const target: Target = {
       url,
       href: url.href,
       origin: url.origin,
-      dialOrigin: dial.origin,
+      // One pool per address dialled and, for TLS, per server name: a connection is never reused for another certificate's name.
+      wire: { key: `${secure ? "https" : "http"} ${dialHost} ${dialPort} ${servername ?? ""}`, host: dialHost, port: dialPort, tls: secure, servername },
       path: url.pathname + url.search,
-      hostHeader: dial !== url ? url.host : undefined,
+      host: url.host,
       remoteIp: url.hostname,
-      remotePort: Number(url.port) || (url.protocol === "https:" ? 443 : 80),
+      remotePort: Number(url.port) || (secure ? 443 : 80),
       credentials,
       blocked,
     };
@@ -409,6 +389,6 @@ export class LoadHttpClient {
   }
 
   async close(): Promise<void> {
-    await this.#agent.close();
+    this.#wire.close();
   }
 }
