@@ -176,12 +176,14 @@ export class LoadHttpClient {
     let givenLength: string | undefined;
     let hasAuthorization = false;
     let hasUserAgent = false;
+    let idempotencyKey = false;
     for (const k in given) {
       const v = given[k];
       if (!TOKEN.test(k)) return failure(req.url, `invalid header name ${JSON.stringify(k)}`, ERROR_CODES.generic);
       if (BAD_VALUE.test(v)) return failure(req.url, `invalid value for header ${k}: it may not contain CR, LF or NUL`, ERROR_CODES.generic);
       const n = k.length;
-      const lower = n === 4 || n === 10 || n === 13 || n === 14 || n === 17 ? k.toLowerCase() : "";
+      const lower = n === 4 || n === 10 || n === 13 || n === 14 || n === 15 || n === 17 ? k.toLowerCase() : "";
+      if (lower === "idempotency-key" || lower === "x-idempotency-key") idempotencyKey = true;
       if (lower === "host") {
         givenHost = v;
         continue;
@@ -223,7 +225,8 @@ export class LoadHttpClient {
         if (body !== undefined) bytes.write(body, head.length, "latin1");
         if (reusable) target.bare = { method, bytes };
       }
-      const x = new WireExchange(bytes, method === "HEAD", req.responseType !== "none", timeoutMs, MAX_LOAD_RESPONSE_BYTES);
+      const replayable = idempotencyKey || method === "GET" || method === "HEAD" || method === "OPTIONS" || method === "TRACE";
+      const x = new WireExchange(bytes, method === "HEAD", req.responseType !== "none", timeoutMs, MAX_LOAD_RESPONSE_BYTES, replayable);
       live?.add(x);
       await this.#wire.send(target.wire, x);
       live?.delete(x);

@@ -165,6 +165,23 @@ describe("connections", () => {
     expect(second.timings.connecting).toBeGreaterThan(0);
   });
 
+  it("does not send a POST twice when a reused connection fails (as Go's transport), unless it carries an Idempotency-Key", async () => {
+    const s = later(
+      await rawServer((socket, nth) => {
+        if (nth === 1) socket.destroy();
+        else socket.write("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok");
+      }),
+    );
+    const client = later(new LoadHttpClient());
+    expect((await client.send(request(`${s.url}/a`))).status).toBe(200);
+    const post = await client.send(request(`${s.url}/pay`, { method: "POST", body: "x" }));
+    expect([post.status, post.errorCode]).toEqual([0, 1220]);
+    expect((await client.send(request(`${s.url}/c`))).status).toBe(200);
+    const keyed = await client.send(request(`${s.url}/pay`, { method: "POST", body: "y", headers: { "Idempotency-Key": "k1" } }));
+    expect([keyed.status, keyed.body]).toEqual([200, "ok"]);
+    expect(s.requests.map((r) => r.head.split(" ").slice(0, 2).join(" "))).toEqual(["GET /a", "POST /pay", "GET /c", "POST /pay", "POST /pay"]);
+  });
+
   it("closes connections left idle for the idle timeout", async () => {
     const s = later(await rawServer((socket) => socket.write("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok")));
     const wire = later(new WireClient({ idleTimeoutMs: 100 }));

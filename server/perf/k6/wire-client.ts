@@ -110,6 +110,13 @@ export class WireExchange {
     readonly keepBody: boolean,
     readonly timeoutMs: number,
     readonly maxBody: number,
+    /**
+     * May be sent again when a reused connection fails before any answer
+     * byte. As Go's transport (so k6) decides: GET, HEAD, OPTIONS and TRACE,
+     * or a request with an Idempotency-Key; a POST the server may have acted
+     * on is not sent twice.
+     */
+    readonly replayable = true,
   ) {}
 }
 
@@ -567,7 +574,7 @@ class Connection {
     if (!ex) return;
     ex.conn = undefined;
     // A reused connection that fails before any answer byte was most likely closed by the server while idle, as we wrote: once more on a new one.
-    if (retryable && this.served > 0 && ex.firstByteAt === 0 && !ex.retried && !ex.finished && !this.pool.client.closed) {
+    if (retryable && ex.replayable && this.served > 0 && ex.firstByteAt === 0 && !ex.retried && !ex.finished && !this.pool.client.closed) {
       ex.retried = true;
       ex.sentAt = 0;
       new Connection(this.pool, ex);
