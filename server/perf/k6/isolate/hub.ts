@@ -40,6 +40,9 @@ let nextId = 1;
 let scheduled = false;
 let passes = 0;
 let stopped = false;
+/** The last delivery run here: every post acknowledges it, so the host knows the isolate is free for the next. */
+let delivered = 0;
+let unacknowledged = false;
 let closed: (() => void) | undefined;
 const resolved = Promise.resolve();
 
@@ -55,8 +58,9 @@ function flush() {
   }
   passes = 0;
   scheduled = false;
-  if (sends.length === 0 && sleeps.length === 0 && reports.length === 0) return;
-  const message = JSON.stringify([sends, sleeps, reports]);
+  if (sends.length === 0 && sleeps.length === 0 && reports.length === 0 && !unacknowledged) return;
+  unacknowledged = false;
+  const message = JSON.stringify([sends, sleeps, reports, delivered]);
   sends = [];
   sleeps = [];
   reports = [];
@@ -103,10 +107,14 @@ g.__hub = {
 
 /**
  * The host's answers, one call for many: [[id, answer]…] settles waiting
- * sends and sleeps; [[vu, ticket]…] starts leases.
+ * sends and sleeps; [[vu, ticket]…] starts leases. The post that follows
+ * (there always is one) acknowledges the delivery's number.
  */
 g.__hub_deliver = (json: string) => {
-  const [answers, tickets] = JSON.parse(json) as [[number, unknown][], [number, Ticket][]];
+  const [answers, tickets, seq] = JSON.parse(json) as [[number, unknown][], [number, Ticket][], number];
+  delivered = seq;
+  unacknowledged = true;
+  schedule();
   for (const [id, answer] of answers) {
     const done = waiting.get(id);
     waiting.delete(id);
