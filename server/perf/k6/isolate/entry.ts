@@ -112,21 +112,22 @@ g.console = {
 
 function check(value: unknown, sets: Record<string, unknown>, tags?: Tags): boolean {
   let all = true;
-  for (const [name, cond] of Object.entries(sets ?? {})) {
-    let ok: boolean;
-    try {
-      ok = !!(typeof cond === "function" ? cond(value) : cond);
-    } catch (e) {
-      // k6: an exception in a check function is the iteration's exception.
-      throw e;
-    }
+  const group = groupTag();
+  for (const name in sets ?? {}) {
+    if (!Object.hasOwn(sets, name)) continue;
+    const cond = sets[name];
+    // k6: an exception in a check function is the iteration's exception (it propagates).
+    const ok = !!(typeof cond === "function" ? cond(value) : cond);
     all &&= ok;
-    const key = `${groupTag()}::${name}`;
-    const entry = state.checks.get(key) ?? [state.groupPath.slice(), name, 0, 0];
+    const key = `${group}::${name}`;
+    let entry = state.checks.get(key);
+    if (entry === undefined) {
+      entry = [state.groupPath.slice(), name, 0, 0];
+      state.checks.set(key, entry);
+    }
     if (ok) entry[2]++;
     else entry[3]++;
-    state.checks.set(key, entry);
-    state.samples.push(["checks", ok ? 1 : 0, { ...(tags ?? {}), check: name, group: groupTag() }]);
+    state.samples.push(["checks", ok ? 1 : 0, tags ? { ...tags, check: name, group } : { check: name, group }]);
   }
   return all;
 }
@@ -332,9 +333,10 @@ g.__k6modules = modules;
 let script: Record<string, unknown> = {};
 
 function resetIteration() {
-  state.samples = [];
-  state.checks = new Map();
-  state.groupPath = [];
+  // Fresh ones only when used: outcome() handed the old ones over (an iteration that recorded nothing allocates nothing here).
+  if (state.samples.length) state.samples = [];
+  if (state.checks.size) state.checks = new Map();
+  if (state.groupPath.length) state.groupPath = [];
 }
 
 function errorText(e: unknown): string {
@@ -342,10 +344,14 @@ function errorText(e: unknown): string {
   return String(e);
 }
 
+// Frozen: a result holding them may wait in the hub while the next iteration records.
+const NO_CHECKS: IterationOutcome["checks"] = Object.freeze([]) as unknown as IterationOutcome["checks"];
+const NO_SAMPLES: Sample[] = Object.freeze([]) as unknown as Sample[];
+
 function outcome(error?: unknown): IterationOutcome {
   const result = {
-    samples: state.samples,
-    checks: [...state.checks.values()],
+    samples: state.samples.length ? state.samples : NO_SAMPLES,
+    checks: state.checks.size ? [...state.checks.values()] : NO_CHECKS,
     error: error === undefined ? undefined : errorText(error),
     aborted: error instanceof AbortIteration,
   };

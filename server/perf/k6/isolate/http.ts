@@ -66,17 +66,19 @@ function hasHeader(headers: Record<string, string>, name: string): boolean {
   return Object.keys(headers).some((k) => k.toLowerCase() === lower);
 }
 
+const NO_PARAMS: RequestParams = Object.freeze({});
+
 export function buildRequest(method: string, url: unknown, body: unknown, params: RequestParams | undefined, group: string): HostRequest {
-  const p = params ?? {};
+  const p = params ?? NO_PARAMS;
   const headers: Record<string, string> = {};
-  for (const [k, v] of Object.entries(p.headers ?? {})) if (v !== undefined && v !== null) headers[k] = String(v);
+  if (p.headers) for (const k in p.headers) if (Object.hasOwn(p.headers, k) && p.headers[k] !== undefined && p.headers[k] !== null) headers[k] = String(p.headers[k]);
   const tags: Record<string, string> = {};
   let urlText: string;
   if (url && typeof url === "object" && (url as { __k6url?: boolean }).__k6url) {
     urlText = (url as { url: string }).url;
     tags.name = (url as { name: string }).name;
   } else urlText = String(url);
-  for (const [k, v] of Object.entries(p.tags ?? {})) tags[k] = String(v);
+  if (p.tags) for (const k in p.tags) if (Object.hasOwn(p.tags, k)) tags[k] = String(p.tags[k]);
   if (group) tags.group = group;
   let wire: string | undefined;
   if (body === null || body === undefined) wire = undefined;
