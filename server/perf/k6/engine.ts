@@ -124,12 +124,12 @@ function workersFor(requested: number | undefined, scenarios: Scenario[]): numbe
 export type VuMode = "shared" | "isolate";
 
 /** The rewritten script the VUs run in shared isolates, or why they each get an isolate (the run's first log line says which). */
-function sharedSource(input: LoadRunInput): { source?: string; note: string } {
+function sharedSource(input: LoadRunInput): { source?: string; note: string; refused?: boolean } {
   const mode = input.vuMode ?? (process.env.LOAD_VU_MODE === "isolate" ? "isolate" : "shared");
   if (mode === "isolate") return { note: "one isolate per VU (asked for)" };
   const r = toAsyncScript(input.source);
   if (r.ok) return { source: r.source, note: "VUs share isolates" };
-  return { note: `one isolate per VU: the script cannot run with VUs sharing an isolate (${r.reason}${r.line ? `, line ${r.line}` : ""})` };
+  return { refused: true, note: `one isolate per VU: the script cannot run with VUs sharing an isolate (${r.reason}${r.line ? `, line ${r.line}` : ""})` };
 }
 
 export async function runLoadTest(input: LoadRunInput): Promise<LoadRunResult> {
@@ -229,6 +229,8 @@ export async function runLoadTest(input: LoadRunInput): Promise<LoadRunResult> {
     for (const s of scenarios) if (s.executor === "shared-iterations") sharedSlots[s.name] = counters.sharedIterations(s.iterations);
     const workers = workersFor(input.workers, scenarios);
     vuMode = sharedSource(input);
+    // Said in the run's log too (where a user reads the run), as such a run drives less load per runner.
+    if (vuMode.refused && logs.length < maxLogLines) logs.push(`warn [engine] ${vuMode.note}`);
     const base: Omit<GroupConfig, "scenarios" | "firstVuId"> = {
       source: input.source,
       asyncSource: vuMode.source,

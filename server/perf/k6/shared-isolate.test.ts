@@ -104,6 +104,7 @@ describe("VUs in shared isolates", () => {
     expect(r.status).toBe("passed");
     expect(r.summary.metrics.http_reqs.values.count).toBe(4);
     expect(r.engine).toMatch(/^one isolate per VU: the script cannot run with VUs sharing an isolate \(.+line 3\)$/);
+    expect(r.logs).toEqual([`warn [engine] ${r.engine}`]);
   });
 
   it("a runaway VU stops its isolate, and the run fails naming the CPU limit", async () => {
