@@ -14,5 +14,7 @@ export async function runOnce(script: string, opts: { env?: Record<string, strin
     files: opts.files,
   });
   if (result.errors.length) throw new Error(`the script failed: ${result.errors.map((e) => e.message).join("; ")}\n${script}`);
+  // Generated scripts are written so that their VUs can share isolates (the load engine's fast mode).
+  if (result.engine !== "VUs share isolates") throw new Error(`the generated script runs with ${result.engine}\n${script}`);
   return result;
 }
