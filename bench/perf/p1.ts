@@ -6,6 +6,8 @@
 // (steadier than req/s on a shared machine). The target is 0.5× autocannon.
 // `npx tsx bench/perf/p1.ts [seconds] [vus] [rounds]`, and the P1 line of
 // `npm run bench` (BENCH_ONLY=P1 runs it alone).
+// The engine's default runs the VUs in shared isolates; `LOAD_VU_MODE=isolate`
+// measures the isolate-per-VU fallback (a script the async rewrite refuses).
 import { spawn } from "node:child_process";
 import autocannon from "autocannon";
 import { runLoadTest } from "../../server/perf/k6/engine";
