@@ -1,38 +1,12 @@
-import http from "node:http";
-import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { useTarget } from "@/server/testing/load-target";
 import { LoadInputError, runLoadTest } from "./engine";
 
-let server: http.Server;
-let base: string;
-let hits = 0;
-
-beforeAll(async () => {
-  process.env.OUTBOUND_ALLOW_PRIVATE = "1";
-  server = http.createServer((req, res) => {
-    hits++;
-    req.resume();
-    if (req.url?.startsWith("/slow")) {
-      setTimeout(() => res.end("slow"), 300);
-      return;
-    }
-    if (req.url?.startsWith("/error")) {
-      res.writeHead(500);
-      return res.end("boom");
-    }
-    res.writeHead(200, { "content-type": "application/json" });
-    res.end('{"ok":true}');
-  });
-  server.keepAliveTimeout = 60_000;
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-});
-
-afterAll(() => server.close());
+const target = useTarget((s) => (s.path.startsWith("/slow") ? { body: "slow", delayMs: 300 } : s.path.startsWith("/error") ? { status: 500, body: "boom" } : undefined));
 
 describe("runLoadTest", () => {
   it("constant VUs for a duration: k6's metrics, checks, thresholds and summary", async () => {
-    const before = hits;
+    const before = target.seen.length;
     const result = await runLoadTest({
       source: `import http from 'k6/http';
 import { check, sleep } from 'k6';
@@ -42,12 +16,12 @@ export default function () {
   check(r, { 'status 200': (x) => x.status === 200 });
   sleep(0.05);
 }`,
-      env: { BASE: base },
+      env: { BASE: target.base },
     });
     expect(result.status).toBe("passed");
     const m = result.summary.metrics;
     const reqs = m.http_reqs.values.count;
-    expect(reqs).toBe(hits - before);
+    expect(reqs).toBe(target.seen.length - before);
     // 3 VUs × ~2 s / ~50 ms per iteration.
     expect(reqs).toBeGreaterThan(30);
     expect(m.iterations.values.count).toBe(reqs);
@@ -69,7 +43,7 @@ export default function () {
       source: `import http from 'k6/http';
 export const options = { iterations: 5, thresholds: { http_req_failed: ['rate<0.5'] } };
 export default function () { http.get(__ENV.BASE + '/error'); }`,
-      env: { BASE: base },
+      env: { BASE: target.base },
     });
     expect(failed.status).toBe("failed");
     expect(failed.thresholds).toEqual([{ key: "http_req_failed", source: "rate<0.5", ok: false, actual: 1 }]);
@@ -80,7 +54,7 @@ export default function () { http.get(__ENV.BASE + '/error'); }`,
       source: `import http from 'k6/http';
 export const options = { vus: 2, duration: '20s', thresholds: { http_req_failed: [{ threshold: 'rate<0.5', abortOnFail: true }] } };
 export default function () { http.get(__ENV.BASE + '/error'); }`,
-      env: { BASE: base },
+      env: { BASE: target.base },
     });
     expect(aborted.status).toBe("aborted");
     expect(aborted.reason).toMatch(/abortOnFail/);
@@ -100,7 +74,7 @@ export const options = { vus: 2, iterations: 4 };
 export function setup() { return { path: '/ok' }; }
 export default function (data) { http.get(__ENV.BASE + data.path); }
 export function teardown(data) { console.log('teardown', data.path); }`,
-      env: { BASE: base },
+      env: { BASE: target.base },
     });
     expect(ok.status).toBe("passed");
     expect(ok.summary.metrics.http_reqs.values.count).toBe(4);
@@ -117,7 +91,7 @@ export function teardown(data) { console.log('teardown', data.path); }`,
       source: `import http from 'k6/http';
 export const options = { scenarios: { steady: { executor: 'constant-arrival-rate', rate: 50, timeUnit: '1s', duration: '3s', preAllocatedVUs: 5, maxVUs: 20 } } };
 export default function () { http.get(__ENV.BASE + '/ok'); }`,
-      env: { BASE: base },
+      env: { BASE: target.base },
     });
     expect(r.status).toBe("passed");
     const n = r.summary.metrics.iterations.values.count;
@@ -136,7 +110,7 @@ export const options = {
   thresholds: { 'http_reqs{kind:ramp}': ['count>5'] },
 };
 export default function () { http.get(__ENV.BASE + '/ok'); sleep(0.05); }`,
-      env: { BASE: base },
+      env: { BASE: target.base },
       onProgress: (p) => peaks.push(p.vus),
     });
     expect(r.status).toBe("passed");
@@ -148,7 +122,7 @@ export default function () { http.get(__ENV.BASE + '/ok'); sleep(0.05); }`,
   it("a stop keeps what was measured", async () => {
     const ctl = new AbortController();
     setTimeout(() => ctl.abort(), 800);
-    const r = await runLoadTest({ source: `import http from 'k6/http';\nexport const options = { vus: 2, duration: '30s' };\nexport default function () { http.get(__ENV.BASE + '/slow'); }`, env: { BASE: base }, signal: ctl.signal });
+    const r = await runLoadTest({ source: `import http from 'k6/http';\nexport const options = { vus: 2, duration: '30s' };\nexport default function () { http.get(__ENV.BASE + '/slow'); }`, env: { BASE: target.base }, signal: ctl.signal });
     expect(r.status).toBe("stopped");
     expect(r.durationMs).toBeLessThan(3000);
     expect(r.summary.metrics.http_reqs.values.count).toBeGreaterThan(0);

@@ -2,37 +2,13 @@
 // an isolate per VU, and the limits that now hold for all the VUs of an
 // isolate at once (a runaway, a hoard, a stop). The rest of the engine's
 // tests run in this mode too (it is the default).
-import http from "node:http";
-import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { useTarget } from "@/server/testing/load-target";
 import { type LoadRunResult, runLoadTest, type VuMode } from "./engine";
 
-let server: http.Server;
-let base: string;
+const target = useTarget((s) => (s.path.startsWith("/slow") ? { body: "slow", delayMs: 200 } : s.path.startsWith("/missing") ? { status: 404, body: "no" } : { body: JSON.stringify({ path: s.path }) }));
 
-beforeAll(async () => {
-  process.env.OUTBOUND_ALLOW_PRIVATE = "1";
-  server = http.createServer((req, res) => {
-    req.resume();
-    if (req.url?.startsWith("/slow")) {
-      setTimeout(() => res.end("slow"), 200);
-      return;
-    }
-    if (req.url?.startsWith("/missing")) {
-      res.writeHead(404);
-      return res.end("no");
-    }
-    res.writeHead(200, { "content-type": "application/json" });
-    res.end(JSON.stringify({ path: req.url }));
-  });
-  server.keepAliveTimeout = 60_000;
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-});
-
-afterAll(() => server.close());
-
-const run = (source: string, vuMode: VuMode, extra: Partial<Parameters<typeof runLoadTest>[0]> = {}) => runLoadTest({ source, env: { BASE: base }, vuMode, ...extra });
+const run = (source: string, vuMode: VuMode, extra: Partial<Parameters<typeof runLoadTest>[0]> = {}) => runLoadTest({ source, env: { BASE: target.base }, vuMode, ...extra });
 
 /** A run's counts that do not depend on timing. */
 function counts(r: LoadRunResult) {

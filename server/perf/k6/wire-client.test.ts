@@ -147,14 +147,17 @@ describe("connections", () => {
     expect(s.connections).toBe(4);
   });
 
-  it("retries once on a new connection when a reused one is closed by the server as the request goes out", async () => {
-    const s = later(
+  /** The second request on each connection finds it closing (the server's idle timeout striking as we wrote). */
+  const closingOnSecondRequest = async () =>
+    later(
       await rawServer((socket, nth) => {
-        // The second request on a connection finds it closing (the server's idle timeout striking as we wrote).
         if (nth === 1) socket.destroy();
         else socket.write("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok");
       }),
     );
+
+  it("retries once on a new connection when a reused one is closed by the server as the request goes out", async () => {
+    const s = await closingOnSecondRequest();
     const client = later(new LoadHttpClient());
     expect((await client.send(request(`${s.url}/a`))).status).toBe(200);
     const second = await client.send(request(`${s.url}/b`));
@@ -166,12 +169,7 @@ describe("connections", () => {
   });
 
   it("does not send a POST twice when a reused connection fails (as Go's transport), unless it carries an Idempotency-Key", async () => {
-    const s = later(
-      await rawServer((socket, nth) => {
-        if (nth === 1) socket.destroy();
-        else socket.write("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok");
-      }),
-    );
+    const s = await closingOnSecondRequest();
     const client = later(new LoadHttpClient());
     expect((await client.send(request(`${s.url}/a`))).status).toBe(200);
     const post = await client.send(request(`${s.url}/pay`, { method: "POST", body: "x" }));
