@@ -232,4 +232,21 @@ describe("parts waiting for runners that do not come", () => {
     expect((await partJobState(namespaceQueue(nsId), task.partId))?.state).toBe("cancelled");
     await goOffline(elsewhere.id, otherToken);
   });
+
+  it("a part larger than every runner now offers fails once its task is older than the grace, saying how large", async () => {
+    const big = (await call("POST", "/api/v1/runners/register", { token, body: { name: "big", capacityVus: 40 } })).body as { id: string };
+    const task = await submit({ options: { vus: 30, iterations: 30 } });
+    expect(await db().perfRunPart.count({ where: { resultId: task.resultId } })).toBe(1);
+    // It comes back smaller (restarted with --capacity 5): nothing can claim 30 VUs at once now.
+    expect((await call("POST", `/api/v1/runners/${big.id}/heartbeat`, { token, body: { activeVus: 0, capacityVus: 5 } })).status).toBe(200);
+    await db().runner.update({ where: { id: big.id }, data: { lastHeartbeatAt: later(11 * MINUTE) } });
+    expect((await sweepStrandedParts(later(5 * MINUTE))).ended).toBe(0);
+    expect((await taskView(task.id)).status).toBe("queued");
+    expect((await sweepStrandedParts(later(11 * MINUTE))).ended).toBe(1);
+    const view = await taskView(task.id);
+    expect(view).toMatchObject({ status: "failed", runStatus: "error" });
+    expect(view.error).toBe("needs 30 VUs at once, more than any runner that may serve the namespace has offered in the last 10 min (5); raise a runner's --capacity or lower the VUs");
+    expect((await partJobState(namespaceQueue(nsId), task.partId))?.state).toBe("cancelled");
+    await goOffline(big.id);
+  });
 });

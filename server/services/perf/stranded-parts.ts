@@ -16,6 +16,10 @@
 //     never finished: it goes back to its place in the queue, as the claim
 //     itself would have put it back.
 //  5. A web-process run whose process stopped before starting it.
+//  6. It needs more VUs at once than any runner that may take it has offered
+//     within the grace (they went away or came back with a smaller
+//     --capacity since the dispatch fitted it), and its task is older than
+//     the grace: no runner will ever claim it.
 // Such parts end `error` (they could not run): a task none of whose parts
 // ran is then `failed` with that reason, as any task that could not run.
 import { db } from "@/server/db/client";
@@ -106,6 +110,13 @@ async function runnerAbsence(task: WaitingTask, now: Date): Promise<string | nul
   return `no runner agent that may serve namespace '${await namespace()}' has been online for ${span(grace)} (start one with npx polymock runner)`;
 }
 
+/** The most VUs at once a runner that may take the task's parts has offered within the grace (its capacity now). */
+async function largestRecentCapacity(task: WaitingTask, now: Date): Promise<{ vus: number; who: string }> {
+  const where = { AND: [await servingWhere(task.namespaceId), { lastHeartbeatAt: { gte: new Date(now.getTime() - runnerWaitGraceMs()) } }, task.preferredRunnerId ? { id: task.preferredRunnerId } : {}] };
+  const top = await db().runner.findFirst({ where, orderBy: { capacityVus: "desc" }, select: { capacityVus: true, name: true } });
+  return { vus: top?.capacityVus ?? 0, who: task.preferredRunnerId ? `runner '${top?.name ?? task.preferredRunnerId}', which the task waits for,` : "any runner that may serve the namespace" };
+}
+
 async function endWaiting(task: WaitingTask, partIds: string[], reason: string): Promise<number> {
   const ended = await endParts(task.resultId, "error", reason, { id: { in: partIds }, status: "queued" });
   // Their jobs carry __ENV values: out of the queue now rather than when pg-boss's retention ends.
@@ -126,9 +137,15 @@ async function sweepTask(task: WaitingTask, now: Date): Promise<StrandedSweep> {
   }
   const out: StrandedSweep = { ended: 0, released: 0 };
   const queue = queueOfTask(task);
+  const grace = runnerWaitGraceMs();
+  const largest = now.getTime() - task.createdAt.getTime() > grace ? await largestRecentCapacity(task, now) : undefined;
   for (const part of task.parts) {
     const job = await partJobState(queue, part.jobId!);
     let problem: string | null = null;
+    if (largest !== undefined && job && (job.state === "created" || job.state === "retry") && job.vus > largest.vus) {
+      out.ended += await endWaiting(task, [part.id], `needs ${job.vus} VUs at once, more than ${largest.who} has offered in the last ${span(grace)} (${largest.vus}); raise a runner's --capacity or lower the VUs`);
+      continue;
+    }
     if (!job) problem = "its job is no longer in the queue";
     else if (job.state === "failed") problem = "its job in the queue failed (the process that leased it stopped before the part started)";
     else if (job.state === "completed") problem = "its job in the queue was completed before the part started";

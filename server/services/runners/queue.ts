@@ -135,6 +135,8 @@ export interface PartJobState {
   /** When it was last leased (active), and when it ended (cancelled, completed, failed). */
   startedOn: Date | null;
   completedOn: Date | null;
+  /** The VUs the part needs at once (a runner claims it only with that many free). */
+  vus: number;
 }
 
 /** Where a part's job stands in the queue (archived jobs included); null once pg-boss has deleted it. */
@@ -142,5 +144,5 @@ export async function partJobState(queue: string, jobId: string): Promise<PartJo
   const boss = await runnerQueue();
   const job = await boss.getJobById<PartJob>(queue, jobId, { includeArchive: true });
   if (!job) return null;
-  return { state: job.state, startedOn: job.startedOn ?? null, completedOn: job.completedOn ?? null };
+  return { state: job.state, startedOn: job.startedOn ?? null, completedOn: job.completedOn ?? null, vus: job.data?.vus ?? 0 };
 }
