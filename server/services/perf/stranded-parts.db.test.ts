@@ -233,6 +233,39 @@ describe("parts waiting for runners that do not come", () => {
     await goOffline(elsewhere.id, otherToken);
   });
 
+  it("a runner that stays draining (fresh heartbeats, no new parts) is waited for only the grace, by its task or by its namespace", async () => {
+    const drain = (id: string) => call("POST", `/api/v1/runners/${id}/heartbeat`, { token, body: { activeVus: 0, status: "draining" } });
+    const chosen = await register("chosen");
+    const task = await submit({ runnerId: chosen.id });
+    expect((await drain(chosen.id)).status).toBe(200);
+    // Its heartbeats go on: it is not offline, it just takes nothing.
+    await db().runner.update({ where: { id: chosen.id }, data: { lastHeartbeatAt: later(11 * MINUTE) } });
+    expect((await sweepStrandedParts(later(5 * MINUTE))).ended).toBe(0);
+    expect((await sweepStrandedParts(later(11 * MINUTE))).ended).toBe(1);
+    expect(await taskView(task.id)).toMatchObject({
+      status: "failed",
+      error: `runner 'chosen' (${chosen.id}), which the task waited for, is draining (it takes no new parts) and the task has waited more than 10 min`,
+    });
+
+    // The namespace's parts: a runner that takes parts keeps them waiting; once only a draining one is left, the grace runs.
+    await goOffline(chosen.id);
+    const taker = await register("taker");
+    const other = await register("draining-too");
+    await drain(other.id);
+    for (const id of [taker.id, other.id]) await db().runner.update({ where: { id }, data: { lastHeartbeatAt: later(11 * MINUTE) } });
+    const task2 = await submit();
+    expect((await sweepStrandedParts(later(11 * MINUTE))).ended).toBe(0);
+    expect((await taskView(task2.id)).status).toBe("queued");
+    await goOffline(taker.id);
+    expect((await sweepStrandedParts(later(5 * MINUTE))).ended).toBe(0);
+    expect((await sweepStrandedParts(later(11 * MINUTE))).ended).toBe(1);
+    expect(await taskView(task2.id)).toMatchObject({
+      status: "failed",
+      error: `every runner agent that may serve namespace '${NS}' is draining (takes no new parts) and the task has waited more than 10 min (start another with npx polymock runner)`,
+    });
+    await goOffline(other.id);
+  });
+
   it("a part larger than every runner now offers fails once its task is older than the grace, saying how large", async () => {
     const big = (await call("POST", "/api/v1/runners/register", { token, body: { name: "big", capacityVus: 40 } })).body as { id: string };
     const task = await submit({ options: { vus: 30, iterations: 30 } });

@@ -16,6 +16,8 @@
 //     never finished: it goes back to its place in the queue, as the claim
 //     itself would have put it back.
 //  5. A web-process run whose process stopped before starting it.
+//     A runner that is draining (finishing its parts, taking none) counts as
+//     not coming once the task has waited longer than the grace.
 //  6. It needs more VUs at once than any runner that may take it has offered
 //     within the grace (they went away or came back with a smaller
 //     --capacity since the dispatch fitted it), and its task is older than
@@ -93,6 +95,7 @@ async function waitingTasks(): Promise<WaitingTask[]> {
 /** Why the task's queued parts will never find a runner, or null while one may still come. */
 async function runnerAbsence(task: WaitingTask, now: Date): Promise<string | null> {
   const grace = runnerWaitGraceMs();
+  const waited = now.getTime() - task.createdAt.getTime();
   const serving = await servingWhere(task.namespaceId);
   const namespace = async () => (await db().namespace.findUnique({ where: { id: task.namespaceId }, select: { name: true } }))?.name ?? task.namespaceId;
   if (task.preferredRunnerId) {
@@ -100,13 +103,22 @@ async function runnerAbsence(task: WaitingTask, now: Date): Promise<string | nul
     if (!runner) return `runner ${task.preferredRunnerId}, which the task waited for, no longer exists`;
     if (!(await db().runner.count({ where: { AND: [serving, { id: runner.id }] } }))) return `runner '${runner.name}' (${runner.id}), which the task waited for, may no longer serve namespace '${await namespace()}'`;
     const silentFor = now.getTime() - runner.lastHeartbeatAt.getTime();
-    if (runnerStatusOf(runner, now.getTime()) === "offline" && silentFor > grace) {
+    const status = runnerStatusOf(runner, now.getTime());
+    if (status === "offline" && silentFor > grace) {
       return `runner '${runner.name}' (${runner.id}), which the task waited for, has been offline for more than ${span(grace)} (last heartbeat ${runner.lastHeartbeatAt.toISOString()})`;
+    }
+    if (status === "draining" && waited > grace) {
+      return `runner '${runner.name}' (${runner.id}), which the task waited for, is draining (it takes no new parts) and the task has waited more than ${span(grace)}`;
     }
     return null;
   }
-  const recent = await db().runner.count({ where: { AND: [serving, { lastHeartbeatAt: { gte: new Date(now.getTime() - grace) } }] } });
-  if (recent) return null;
+  const recently = { AND: [serving, { lastHeartbeatAt: { gte: new Date(now.getTime() - grace) } }] };
+  // A draining runner finishes its parts and takes none: it is no reason to keep waiting once the grace is over.
+  if (await db().runner.count({ where: { AND: [recently, { status: { not: "draining" } }] } })) return null;
+  if (await db().runner.count({ where: recently })) {
+    if (waited <= grace) return null;
+    return `every runner agent that may serve namespace '${await namespace()}' is draining (takes no new parts) and the task has waited more than ${span(grace)} (start another with npx polymock runner)`;
+  }
   return `no runner agent that may serve namespace '${await namespace()}' has been online for ${span(grace)} (start one with npx polymock runner)`;
 }
 
