@@ -47,21 +47,26 @@ test("a real runner agent: online with its capacity, takes the namespace's load 
     env: { ...process.env, POLYMOCK_TOKEN: token, OUTBOUND_ALLOW_PRIVATE: "1", NO_COLOR: "1" },
     stdio: ["ignore", "pipe", "pipe"],
   });
+  // What the agent printed, shown if it dies before registering.
   agent.stdout!.on("data", (d) => (agentLog += d));
   agent.stderr!.on("data", (d) => (agentLog += d));
+  agent.on("exit", (code) => {
+    if (code !== 0 && code !== null) console.error(`polymock runner exited ${code}:\n${agentLog}`);
+  });
 
   await loginViaUi(page, ws.owner);
   await page.goto(`/perf/runners?ns=${ws.namespace}`);
   const runners = page.getByRole("table", { name: "Runner agents" });
   const row = runners.getByRole("row").filter({ hasText: "e2e-agent" });
   // The page polls every 5 s; the agent registers once tsx has loaded it.
-  await expect(row, agentLog).toBeVisible({ timeout: 60_000 });
+  await expect(row).toBeVisible({ timeout: 60_000 });
   await expect(row.getByText("online", { exact: true })).toBeVisible();
   await expect(row).toContainText("0 / 20 VUs");
   await expect(row).toContainText(ws.namespace);
   await expect(row.getByText("e2e", { exact: true })).toBeVisible();
   const credential = page.getByRole("table", { name: "Runner credentials" }).getByRole("row").filter({ hasText: "e2e agent credential" });
-  await expect(credential).toContainText("1 of 1");
+  // The credentials card polls every 10 s.
+  await expect(credential).toContainText("1 of 1", { timeout: 30_000 });
   await screenshot(page, "perf-runners-online");
 
   // With an agent online for the namespace, its load runs go to the agent (202 with a task).
@@ -91,7 +96,7 @@ test("a real runner agent: online with its capacity, takes the namespace's load 
   await expect.poll(() => agent!.exitCode, { timeout: 60_000 }).toBe(0);
   await page.goto(`/perf/runners?ns=${ws.namespace}`);
   await expect(row.getByText("offline", { exact: true })).toBeVisible({ timeout: 30_000 });
-  await expect(page.getByRole("table", { name: "Runner credentials" }).getByRole("row").filter({ hasText: "e2e agent credential" })).toContainText("0 of 1");
+  await expect(page.getByRole("table", { name: "Runner credentials" }).getByRole("row").filter({ hasText: "e2e agent credential" })).toContainText("0 of 1", { timeout: 30_000 });
   await screenshot(page, "perf-runners-offline");
   expect(errors).toEqual([]);
 });
