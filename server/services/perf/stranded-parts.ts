@@ -7,6 +7,8 @@
 //     longer serve the namespace, or has been offline for longer than the
 //     grace (RUNNER_WAIT_GRACE_SECONDS, 10 min); for a namespace's parts, no
 //     runner that may serve the namespace has been online within the grace.
+//     A runner that is draining (finishing its parts, taking none) is not
+//     coming either once the task has waited longer than the grace.
 //  2. Its dispatch died halfway (the web process stopped while sending the
 //     jobs): after a minute without its job, the part ends.
 //  3. Its job cannot be delivered: pg-boss failed it (the lease ran out: the
@@ -16,8 +18,6 @@
 //     never finished: it goes back to its place in the queue, as the claim
 //     itself would have put it back.
 //  5. A web-process run whose process stopped before starting it.
-//     A runner that is draining (finishing its parts, taking none) counts as
-//     not coming once the task has waited longer than the grace.
 //  6. It needs more VUs at once than any runner that may take it has offered
 //     within the grace (they went away or came back with a smaller
 //     --capacity since the dispatch fitted it), and its task is older than
