@@ -2,8 +2,9 @@
 // as a process with a namespace's integration token appears on the runner
 // agents page online with its capacity, its credential shows one agent
 // online, a load run of the namespace goes to it and is seen as a task that
-// completes (its result page names the part the agent ran), and Ctrl-C to the
-// agent shows it offline. No page may log a console error on the way.
+// completes (its result page shows it passed, every request counted once),
+// and Ctrl-C to the agent shows it offline. No page may log a console error
+// on the way.
 import { type ChildProcess, spawn } from "node:child_process";
 import path from "node:path";
 import { type APIRequestContext, expect, request, test } from "@playwright/test";
