@@ -50,7 +50,11 @@ test("search, batch tag, delete to the recycle bin and restore; keyboard shortcu
   await expect(table.getByRole("row").filter({ hasText: ids[0]! })).not.toContainText("seed");
 
   await page.getByLabel("Search mocks").fill("");
-  await choose(page, "Tag", /^checkout/);
+  // The tag list refetches after the change; a click while it re-renders can miss, so choose until the picker shows it.
+  await expect(async () => {
+    await choose(page, "Tag", /^checkout/);
+    await expect(page.getByRole("combobox", { name: "Tag", exact: true })).toContainText("checkout", { timeout: 2000 });
+  }).toPass({ timeout: 20_000 });
   await expect(table.getByRole("row")).toHaveCount(3);
   await choose(page, "Tag", "All tags");
   await expect(table.getByRole("row")).toHaveCount(4);
