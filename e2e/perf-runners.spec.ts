@@ -68,6 +68,8 @@ test("a real runner agent: online with its capacity, takes the namespace's load 
   const credential = page.getByRole("table", { name: "Runner credentials" }).getByRole("row").filter({ hasText: "e2e agent credential" });
   // The credentials card polls every 10 s.
   await expect(credential).toContainText("1 of 1", { timeout: 30_000 });
+  const credentialsHeading = page.getByRole("heading", { name: /^Credentials/ });
+  await expect(credentialsHeading).toContainText("(1 of 1 agents online, 0 / 20 VUs in use)");
   await screenshot(page, "perf-runners-online");
 
   // With an agent online for the namespace, its load runs go to the agent (202 with a task).
@@ -98,6 +100,8 @@ test("a real runner agent: online with its capacity, takes the namespace's load 
   await page.goto(`/perf/runners?ns=${ws.namespace}`);
   await expect(row.getByText("offline", { exact: true })).toBeVisible({ timeout: 30_000 });
   await expect(page.getByRole("table", { name: "Runner credentials" }).getByRole("row").filter({ hasText: "e2e agent credential" })).toContainText("0 of 1", { timeout: 30_000 });
+  // With no agent online there are no VUs to count: the heading does not say "0 / 0 VUs in use".
+  await expect(credentialsHeading).toContainText("(0 of 1 agents online)");
   await screenshot(page, "perf-runners-offline");
   expect(errors).toEqual([]);
 });

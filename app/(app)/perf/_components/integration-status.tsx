@@ -61,7 +61,7 @@ export function IntegrationStatus() {
         Credentials{" "}
         {totals ? (
           <span className="text-sm font-normal text-muted-foreground">
-            ({totals.online} of {totals.runners} agents online, {totals.activeVus} / {totals.capacityVus} VUs in use)
+            ({totals.online} of {totals.runners} agents online{totals.online > 0 ? `, ${totals.activeVus} / ${totals.capacityVus} VUs in use` : ""})
           </span>
         ) : null}
       </h2>
