@@ -8,6 +8,7 @@ import http from "node:http";
 import type { Duplex } from "node:stream";
 import { isRequestId, newRequestId, PEER_HEADER } from "@/server/http/request-meta";
 import { handleStubRequest, isStubPath, stubFailed } from "./http-stub";
+import { serveStubsLean } from "./lean-stub-wire";
 import type { NextProxy } from "./next-proxy";
 import { sendEnvelope, writeEnvelopeAndClose } from "./wire-envelope";
 import { websocketOnlyUpgrades } from "./websocket-only-upgrade";
@@ -82,5 +83,7 @@ export function createFrontServer(toNext: NextProxy): http.Server {
   server.on("clientError", onClientError);
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
+  // Plain stub requests skip node:http's request and response objects; anything else is node's as before.
+  serveStubsLean(server);
   return server;
 }
