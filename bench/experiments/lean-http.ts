@@ -2,20 +2,17 @@
 // how much of a stub request's cost is node:http's own (IncomingMessage,
 // ServerResponse, their streams and timers) rather than the serving core's.
 // Three servers answer the bench's W1/W4/W6/W7 under wrk, interleaved:
-//   node:http  — the stub path as shipped (handleStubRequest in node:http);
-//   lean       — the same serving core (serveStubNow) behind node's own llhttp
-//                parser (HTTPParser from _http_common) on a net socket, the
-//                answer written as one buffer;
+//   node:http  — handleStubRequest in node:http, as the front served stubs
+//                before server/transport/lean-stub-wire.ts (STUB_WIRE=node);
+//   lean       — the same server with the lean stub layer before it, as the
+//                front serves them now;
 //   raw        — bench/raw-server.ts (node:http answering fixed bytes), the
 //                bench's yardstick.
-// The lean server is an experiment, not a product path: it handles what wrk
-// sends (Content-Length bodies, keep-alive, pipelining in order) and nothing
-// else (no upgrades, no Expect, no timeouts). Results: lean-http-results.md.
+// Results: lean-http-results.md.
 import { spawn } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import http from "node:http";
-import { createRequire } from "node:module";
-import net from "node:net";
+import type net from "node:net";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
@@ -32,10 +29,9 @@ const { MockInput } = await import("../../server/contracts/mock");
 const { saveMock } = await import("../../server/services/mocks");
 const { resolveNamespace } = await import("../../server/services/namespace-access");
 const { handleStubRequest } = await import("../../server/transport/http-stub");
-const { serveStubNow } = await import("../../server/transport/stub-core");
-const { isRequestId, newRequestId } = await import("../../server/http/request-meta");
+const { serveStubsLean } = await import("../../server/transport/lean-stub-wire");
+const { newRequestId } = await import("../../server/http/request-meta");
 const { actorFor, makeNamespace, makeUser } = await import("../../server/testing/fixtures");
-type StubOutput = Awaited<ReturnType<typeof serveStubNow>>;
 
 const { user } = await makeUser();
 await makeNamespace("pf", { [user.id]: "owner" });
@@ -49,121 +45,13 @@ const mocks = [
 ];
 for (const m of mocks) await saveMock(actor, scope, MockInput.parse(m));
 
-// --- the lean server -------------------------------------------------------
-const require = createRequire(import.meta.url);
-const { HTTPParser, methods } = require("_http_common") as { HTTPParser: any; methods: string[] };
-const kOnHeaders = HTTPParser.kOnHeaders as number;
-const kOnHeadersComplete = HTTPParser.kOnHeadersComplete as number;
-const kOnBody = HTTPParser.kOnBody as number;
-const kOnMessageComplete = HTTPParser.kOnMessageComplete as number;
-
-let dateLine = "";
-let dateSecond = 0;
-function date(): string {
-  const s = Math.floor(Date.now() / 1000);
-  if (s !== dateSecond) {
-    dateSecond = s;
-    dateLine = `Date: ${new Date(s * 1000).toUTCString()}\r\n`;
-  }
-  return dateLine;
-}
-
-function head(out: StubOutput, bodyLength: number): string {
-  let h = `HTTP/1.1 ${out.status} ${http.STATUS_CODES[out.status] ?? ""}\r\n`;
-  for (const name in out.headers) {
-    const v = out.headers[name];
-    if (typeof v === "string") h += `${name}: ${v}\r\n`;
-    else for (const x of v) h += `${name}: ${x}\r\n`;
-  }
-  return `${h}Content-Length: ${bodyLength}\r\n${date()}Connection: keep-alive\r\nKeep-Alive: timeout=65\r\n\r\n`;
-}
-
-function write(socket: net.Socket, out: StubOutput) {
-  const body = out.body;
-  if (typeof body === "string") {
-    const n = Buffer.byteLength(body);
-    socket.write(head(out, n) + body);
-  } else {
-    const h = head(out, body.length);
-    const buf = Buffer.allocUnsafe(Buffer.byteLength(h, "latin1") + body.length);
-    const at = buf.write(h, 0, "latin1");
-    body.copy(buf, at);
-    socket.write(buf);
-  }
-  out.afterSend?.();
-}
-
-const lean = net.createServer((socket) => {
-  socket.setNoDelay(true);
-  const parser = new HTTPParser();
-  parser.initialize(HTTPParser.REQUEST, {}, 0, 0);
-  let headers: Record<string, string[]> = {};
-  let method = "GET";
-  let url = "/";
-  let body: Buffer[] = [];
-  // Answers in request order: a pending one holds those after it.
-  const queue: (StubOutput | Promise<StubOutput>)[] = [];
-  let draining = false;
-  const drain = () => {
-    while (queue.length) {
-      const first = queue[0];
-      if (first instanceof Promise) {
-        if (!draining) {
-          draining = true;
-          void first.then((o) => {
-            queue[0] = o;
-            draining = false;
-            drain();
-          });
-        }
-        return;
-      }
-      queue.shift();
-      write(socket, first);
-    }
-  };
-  const addHeaders = (raw: string[]) => {
-    for (let i = 0; i + 1 < raw.length; i += 2) {
-      const k = raw[i].toLowerCase();
-      (headers[k] ??= []).push(raw[i + 1]);
-    }
-  };
-  parser[kOnHeaders] = (raw: string[], u: string) => {
-    addHeaders(raw);
-    if (u) url += u;
-  };
-  parser[kOnHeadersComplete] = (_maj: number, _min: number, raw: string[] | undefined, m: number, u: string | undefined) => {
-    if (raw) addHeaders(raw);
-    method = methods[m];
-    if (u) url = u;
-  };
-  parser[kOnBody] = (b: Buffer) => body.push(Buffer.from(b));
-  parser[kOnMessageComplete] = () => {
-    const incoming = headers["x-request-id"]?.[0];
-    const requestId = incoming !== undefined && isRequestId(incoming) ? incoming : newRequestId();
-    headers["x-request-id"] = [requestId];
-    const rawBody = body.length === 0 ? EMPTY : body.length === 1 ? body[0] : Buffer.concat(body);
-    queue.push(serveStubNow({ method, url, headers, rawBody, requestId }));
-    headers = {};
-    url = "";
-    body = [];
-  };
-  socket.on("data", (d: Buffer) => {
-    const r = parser.execute(d);
-    if (r instanceof Error) {
-      socket.end("HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n");
-      return;
-    }
-    drain();
-  });
-  socket.on("error", () => {});
-  socket.on("close", () => parser.free?.());
-});
-const EMPTY = Buffer.alloc(0);
-
 // --- the three servers and the loads ---------------------------------------
+// Both as the front serves stubs (server/transport/front.ts): node:http alone, and with the lean layer before it.
 const shipped = http.createServer((req, res) => void handleStubRequest(req, res, newRequestId()));
 shipped.keepAliveTimeout = 65_000;
+const lean = http.createServer((req, res) => void handleStubRequest(req, res, newRequestId()));
+lean.keepAliveTimeout = 65_000;
+serveStubsLean(lean);
 const listen = async (s: net.Server) => {
   await new Promise<void>((r) => s.listen(0, "127.0.0.1", r));
   return `http://127.0.0.1:${(s.address() as AddressInfo).port}`;

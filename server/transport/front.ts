@@ -1,5 +1,7 @@
 // The node:http server behind PORT: stub traffic is served here, WebSocket
 // handshakes go to ws-stub, everything else is proxied to the Next.js process.
+// Plain stub requests are taken before node:http by lean-stub-wire.ts, which
+// hands node:http any connection with a request it does not serve itself.
 // Also the wire-level answers no handler can give: a request line or headers
 // node's parser refuses (400, 431) and a path whose percent-encoding does not
 // decode (400), each in the error envelope. server.ts starts it; the tests

@@ -210,6 +210,7 @@ describe("request heads", () => {
       `GET /api/v1/mocks HTTP/1.1\r\nHost: a\r\n\r\n`,
       `GET /stubsx/a HTTP/1.1\r\nHost: a\r\n\r\n`,
       `get /stubs/a HTTP/1.1\r\nHost: a\r\n\r\n`,
+      `FOO /stubs/a HTTP/1.1\r\nHost: a\r\n\r\n`,
       `GET http://h/stubs/a HTTP/1.1\r\nHost: a\r\n\r\n`,
       `GET /stubs/a HTTP/1.0\r\nHost: a\r\n\r\n`,
       `GET /stubs/a HTTP/1.1\r\n\r\n`,

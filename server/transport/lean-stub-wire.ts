@@ -32,6 +32,8 @@ const MAX_HEAD_BYTES = http.maxHeaderSize;
 /** More header lines than this go to node:http (whose limit is 2,000 and which drops the rest). */
 const MAX_HEADER_LINES = 100;
 const CRLF2 = Buffer.from("\r\n\r\n");
+/** The methods node's parser knows; it refuses any other with 400. */
+const METHODS = new Set(http.METHODS);
 const EMPTY = Buffer.alloc(0);
 
 /** Header names node:http keeps the first of (IncomingMessage's matchKnownFields). */
@@ -71,6 +73,7 @@ export function parseLeanRequest(buf: Buffer, start: number, bodyLimit: number):
   while (i < headEnd && buf[i] >= 0x41 && buf[i] <= 0x5a) i++;
   if (i === start || i - start > 16 || buf[i] !== 0x20) return { kind: "node" };
   const method = buf.toString("latin1", start, i);
+  if (!METHODS.has(method)) return { kind: "node" };
   const targetStart = ++i;
   while (i < headEnd && buf[i] > 0x20 && buf[i] < 0x7f) i++;
   if (buf[i] !== 0x20) return { kind: "node" };
