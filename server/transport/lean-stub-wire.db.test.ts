@@ -264,6 +264,16 @@ describe("bodies and slow clients", () => {
 });
 
 describe("closing", () => {
+  it("a client that half-closes after its requests gets its answers, then the end", async () => {
+    const socket = net.connect(leanPort, "127.0.0.1");
+    await once(socket, "connect");
+    let got = "";
+    socket.on("data", (d) => (got += d));
+    socket.end(req("GET", "/slow") + req("GET", "/hello"));
+    await once(socket, "close");
+    expect(got).toMatch(/"slow":true\}HTTP\/1\.1 200 OK[\s\S]*Connection: close\r\n\r\n\{"hi":"there"\}$/);
+  });
+
   it("server.close() ends an idle lean connection at once", async () => {
     const server = frontLike(true);
     await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));

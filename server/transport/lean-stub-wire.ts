@@ -236,6 +236,7 @@ class LeanConnection {
     this.socket.on("data", this.#onData);
     this.socket.on("error", this.#onError);
     this.socket.on("close", this.#onClose);
+    this.socket.on("end", this.#onEnd);
     this.socket.setTimeout(this.wire.server.keepAliveTimeout, this.#onTimeout);
   }
 
@@ -250,6 +251,9 @@ class LeanConnection {
   }
 
   readonly #onError = () => {};
+
+  /** The client is done sending (node:http's servers allow half-open sockets): answer what came, then end. */
+  readonly #onEnd = () => this.endWhenIdle();
 
   readonly #onClose = () => {
     this.#closed = true;
@@ -296,7 +300,6 @@ class LeanConnection {
         break;
       }
     }
-    buf = EMPTY;
     this.#next();
   };
 
@@ -382,6 +385,7 @@ class LeanConnection {
       this.socket.setTimeout(0);
       this.socket.removeListener("error", this.#onError);
       this.socket.removeListener("close", this.#onClose);
+      this.socket.removeListener("end", this.#onEnd);
       this.wire.toNode(this.socket, rest);
     } else if (this.#ending && this.#pendingBytes === 0) this.socket.end();
   }
@@ -411,7 +415,7 @@ class LeanConnection {
     }
     let composed: { head: string; close: boolean };
     try {
-      composed = responseHead(out.status, out.headers, !keepLength && !bodiless ? `Content-Length: ${length}\r\n` : "", request.close || this.#ending, this.wire.keepAliveSeconds);
+      composed = responseHead(out.status, out.headers, !keepLength && !bodiless ? `Content-Length: ${length}\r\n` : "", this.#lastOne(request), this.wire.keepAliveSeconds);
     } catch (err) {
       return this.#writeFailure(served, err);
     }
@@ -431,13 +435,18 @@ class LeanConnection {
     else this.#holdIfBacked();
   }
 
+  /** The answer to `request` ends the connection: the client asked, or the connection is ending and nothing else came before the end. */
+  #lastOne(request: LeanRequest): boolean {
+    return request.close || (this.#ending && this.#queue.length === 0 && this.#forNode === undefined && this.#pendingBytes === 0);
+  }
+
   #writeFailure(served: Served, err: unknown) {
     const out = failureOutput(err, served.requestId);
     const text = out.body as string;
-    const { head } = responseHead(500, out.headers, `Content-Length: ${Buffer.byteLength(text)}\r\n`, served.request.close || this.#ending, this.wire.keepAliveSeconds);
+    const { head } = responseHead(500, out.headers, `Content-Length: ${Buffer.byteLength(text)}\r\n`, this.#lastOne(served.request), this.wire.keepAliveSeconds);
     this.socket.write(head + (served.request.method === "HEAD" ? "" : text));
     observeStub(served.request.method, 500, (performance.now() - served.started) / 1000);
-    if (served.request.close || this.#ending) this.#closeAfterWrite();
+    if (this.#lastOne(served.request)) this.#closeAfterWrite();
   }
 
   #closeAfterWrite() {
@@ -453,7 +462,7 @@ class LeanConnection {
     let composed: { head: string; close: boolean };
     try {
       if (framedByStub(out.headers)) throw new InvalidHeader("Transfer-Encoding and Trailer cannot be set by a mock on this path");
-      composed = responseHead(out.status, out.headers, "", request.close || this.#ending, this.wire.keepAliveSeconds, "Transfer-Encoding: chunked\r\n");
+      composed = responseHead(out.status, out.headers, "", this.#lastOne(request), this.wire.keepAliveSeconds, "Transfer-Encoding: chunked\r\n");
     } catch (err) {
       out.afterSend?.();
       return this.#writeFailure(served, err);
