@@ -2,9 +2,11 @@
 // node:http would answer, byte for byte but Date and the request id, and it
 // hands every request it does not take to node:http with its bytes intact,
 // in order, on the same connection.
+import { execFile } from "node:child_process";
 import { once } from "node:events";
 import http from "node:http";
 import net, { type AddressInfo } from "node:net";
+import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MockInput } from "@/server/contracts/mock";
 import { invalidateAll, stopListening } from "@/server/serving/mock-index";
@@ -48,8 +50,8 @@ beforeAll(async () => {
   const scope = await resolveNamespace(actorFor(user), NS);
   const save = (m: unknown) => saveMock(actorFor(user), scope, MockInput.parse(m));
   await save({ http: { route: "/hello", httpMethod: "GET" }, response: { payload: { hi: "there" } } });
-  await save({ http: { route: "/items/:id", httpMethod: "GET" }, response: { payload: { id: "$.pathParam.id", q: "$.query.q" }, headers: { "X-One": "1", "X-Many": ["a", "b"] } } });
-  await save({ http: { route: "/echo", httpMethod: "POST" }, response: { payload: { got: "$.req.name", agent: "$.header.user-agent" } } });
+  await save({ http: { route: "/items/:id", httpMethod: "GET" }, response: { payload: { id: "$.pathParam.id", q: "$.queryParams.q" }, headers: { "X-One": "1", "X-Many": ["a", "b"] } } });
+  await save({ http: { route: "/echo", httpMethod: "POST" }, response: { payload: { got: "$.req.name", agent: "$.reqHeader.user-agent[0]", encoding: "$.reqHeader.accept-encoding[0]" } } });
   await save({ http: { route: "/empty", httpMethod: "DELETE" }, response: { statusCode: 204 } });
   await save({ http: { route: "/slow", httpMethod: "GET" }, response: { payload: { slow: true }, delay: 150 } });
   await save({ http: { route: "/text", httpMethod: "GET" }, response: { payload: "plain ünïcode text", headers: { "Content-Type": "text/plain; charset=utf-8" } } });
@@ -178,6 +180,35 @@ describe("what the lean layer leaves to node:http, on the same connection", () =
     const wire = await exchange(leanPort, req("POST", "/echo", "Expect: 100-continue\r\nContent-Type: application/json\r\n", '{"name":"E"}'));
     expect(wire).toMatch(/^HTTP\/1\.1 100 Continue/);
     expect(wire).toContain('"got":"E"');
+  });
+});
+
+describe("real clients on one keep-alive connection", () => {
+  it("Python's http.client: stub GET, stub POST, a path node:http serves, and a stub again", async () => {
+    const script = [
+      "import http.client, json, sys",
+      "c = http.client.HTTPConnection('127.0.0.1', int(sys.argv[1]))",
+      "out = []",
+      `for method, path, body in [('GET', '/stubs/${NS}/items/5?q=py', None), ('POST', '/stubs/${NS}/echo', json.dumps({'name': 'Py'})), ('GET', '/other', None), ('GET', '/stubs/${NS}/hello', None)]:`,
+      "    c.request(method, path, body=body, headers={'Content-Type': 'application/json'} if body else {})",
+      "    r = c.getresponse()",
+      "    out.append([r.status, r.getheader('Connection'), r.read().decode()])",
+      "print(json.dumps(out))",
+    ].join("\n");
+    const { stdout } = await promisify(execFile)("python3", ["-c", script, String(leanPort)]);
+    const [items, echo, other, hello] = JSON.parse(stdout) as [number, string, string][];
+    expect(items).toEqual([200, "keep-alive", '{"id":"5","q":"py"}']);
+    expect(echo[0]).toBe(200);
+    expect(JSON.parse(echo[2])).toEqual({ got: "Py", agent: null, encoding: "identity" });
+    expect(other).toEqual([200, "keep-alive", "node GET /other "]);
+    expect(hello).toEqual([200, "keep-alive", '{"hi":"there"}']);
+  });
+
+  it("curl with several URLs reuses the connection", async () => {
+    const base = `http://127.0.0.1:${leanPort}/stubs/${NS}`;
+    const { stdout, stderr } = await promisify(execFile)("curl", ["-sv", `${base}/hello`, `${base}/items/1`, `${base}/text`]);
+    expect(stdout).toBe('{"hi":"there"}{"id":"1","q":null}plain ünïcode text');
+    expect(stderr).toMatch(/Re-using existing connection/i);
   });
 });
 
