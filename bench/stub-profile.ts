@@ -5,53 +5,22 @@
 // workload; the figures are for profiling, not the bench's ratios (no raw
 // yardstick, no front process).
 import { spawn } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import os from "node:os";
 import path from "node:path";
-import { createTestDatabase, ensureTemplate } from "../server/testing/test-db";
+import { STUB_WORKLOADS, stubWorkloadDatabase } from "./stub-workloads";
 
 const which = (process.argv[2] ?? "W1,W4,W6,W7").split(",");
 const seconds = process.argv[3] ?? "8";
-// A fresh machine has no migrated template yet (vitest's global setup makes it otherwise).
-await ensureTemplate();
-const created = await createTestDatabase();
-process.env.DATABASE_URL = created.url;
-process.env.LOG_LEVEL = "silent";
-// After DATABASE_URL: these open the database on first use.
-const { MockInput } = await import("../server/contracts/mock");
-const { saveMock } = await import("../server/services/mocks");
-const { resolveNamespace } = await import("../server/services/namespace-access");
+const { dir, drop } = await stubWorkloadDatabase();
 const { handleStubRequest } = await import("../server/transport/http-stub");
-const { actorFor, makeNamespace, makeUser } = await import("../server/testing/fixtures");
-
-const { user } = await makeUser();
-await makeNamespace("pf", { [user.id]: "owner" });
-const actor = actorFor(user);
-const scope = await resolveNamespace(actor, "pf");
-// The mocks of bench/run.ts's W1, W4, W6 and W7.
-const mocks = [
-  { http: { route: "/w1/hello", httpMethod: "GET" }, response: { payload: { hello: "world" } } },
-  { http: { route: "/w4/items/:id", httpMethod: "GET" }, response: { payload: { id: "$.pathParam.id", uuid: "$.fake.UUID" } } },
-  { sse: { eventPath: "/w6/stream", eventName: "tick" }, response: { sseEventChain: { events: [{ data: { n: 1 } }, { data: { n: 2 } }, { data: { n: 3, id: "$.fake.UUID" } }] } } },
-  { graphql: { operation: "query", field: "user" }, response: { payload: { id: "$.req.id", name: "Ada" } } },
-];
-for (const m of mocks) await saveMock(actor, scope, MockInput.parse(m));
 
 const server = http.createServer((req, res) => void handleStubRequest(req, res, "profile"));
 await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
 const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/stubs/pf`;
-const dir = mkdtempSync(path.join(os.tmpdir(), "polymock-profile-"));
-const W7_BODY = JSON.stringify({ query: "query User($id: ID!) { user(id: $id) { id name } }", variables: { id: "7" } });
-writeFileSync(path.join(dir, "w7.lua"), `wrk.method = "POST"\nwrk.body = ${JSON.stringify(W7_BODY)}\nwrk.headers["Content-Type"] = "application/json"\n`);
-writeFileSync(path.join(dir, "w6.lua"), `wrk.headers["Accept"] = "text/event-stream"\n`);
-const targets: Record<string, string[]> = {
-  W1: [`${base}/w1/hello`],
-  W4: [`${base}/w4/items/42`],
-  W6: ["-s", path.join(dir, "w6.lua"), `${base}/w6/stream`],
-  W7: ["-s", path.join(dir, "w7.lua"), `${base}/graphql`],
-};
+const targets: Record<string, string[]> = Object.fromEntries(
+  Object.entries(STUB_WORKLOADS).map(([w, { path: p, lua }]) => [w, [...(lua ? ["-s", path.join(dir, lua)] : []), `${base}${p}`]]),
+);
 
 for (const w of which) {
   const out = await new Promise<string>((resolve, reject) => {
@@ -66,5 +35,5 @@ for (const w of which) {
   console.log(`${w}: ${rps} req/s, ${non2xx} non-2xx`);
 }
 server.close();
-await created.drop();
+await drop();
 process.exit(0);

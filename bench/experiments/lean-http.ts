@@ -10,40 +10,19 @@
 //                bench's yardstick.
 // Results: lean-http-results.md.
 import { spawn } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import type net from "node:net";
 import type { AddressInfo } from "node:net";
-import os from "node:os";
 import path from "node:path";
-import { createTestDatabase, ensureTemplate } from "../../server/testing/test-db";
+import { STUB_WORKLOADS, stubWorkloadDatabase } from "../stub-workloads";
 
 const which = (process.argv[2] ?? "W1,W4,W6,W7").split(",");
 const seconds = process.argv[3] ?? "4";
 const rounds = Number(process.argv[4] ?? 3);
-await ensureTemplate();
-const created = await createTestDatabase();
-process.env.DATABASE_URL = created.url;
-process.env.LOG_LEVEL = "silent";
-const { MockInput } = await import("../../server/contracts/mock");
-const { saveMock } = await import("../../server/services/mocks");
-const { resolveNamespace } = await import("../../server/services/namespace-access");
+const { dir, drop } = await stubWorkloadDatabase();
 const { handleStubRequest } = await import("../../server/transport/http-stub");
 const { serveStubsLean } = await import("../../server/transport/lean-stub-wire");
 const { newRequestId } = await import("../../server/http/request-meta");
-const { actorFor, makeNamespace, makeUser } = await import("../../server/testing/fixtures");
-
-const { user } = await makeUser();
-await makeNamespace("pf", { [user.id]: "owner" });
-const actor = actorFor(user);
-const scope = await resolveNamespace(actor, "pf");
-const mocks = [
-  { http: { route: "/w1/hello", httpMethod: "GET" }, response: { payload: { hello: "world" } } },
-  { http: { route: "/w4/items/:id", httpMethod: "GET" }, response: { payload: { id: "$.pathParam.id", uuid: "$.fake.UUID" } } },
-  { sse: { eventPath: "/w6/stream", eventName: "tick" }, response: { sseEventChain: { events: [{ data: { n: 1 } }, { data: { n: 2 } }, { data: { n: 3, id: "$.fake.UUID" } }] } } },
-  { graphql: { operation: "query", field: "user" }, response: { payload: { id: "$.req.id", name: "Ada" } } },
-];
-for (const m of mocks) await saveMock(actor, scope, MockInput.parse(m));
 
 // --- the three servers and the loads ---------------------------------------
 // Both as the front serves stubs (server/transport/front.ts): node:http alone, and with the lean layer before it.
@@ -63,17 +42,6 @@ const raw = spawn(process.execPath, ["--import", "tsx", "bench/raw-server.ts", S
 await new Promise<void>((r) => raw.stdout!.once("data", () => r()));
 const rawBase = `http://127.0.0.1:${rawPort}`;
 
-const dir = mkdtempSync(path.join(os.tmpdir(), "polymock-lean-"));
-const W7_BODY = JSON.stringify({ query: "query User($id: ID!) { user(id: $id) { id name } }", variables: { id: "7" } });
-writeFileSync(path.join(dir, "w7.lua"), `wrk.method = "POST"\nwrk.body = ${JSON.stringify(W7_BODY)}\nwrk.headers["Content-Type"] = "application/json"\n`);
-writeFileSync(path.join(dir, "w6.lua"), `wrk.headers["Accept"] = "text/event-stream"\n`);
-const work: Record<string, { path: string; lua?: string; init?: RequestInit }> = {
-  W1: { path: "/w1/hello" },
-  W4: { path: "/w4/items/42" },
-  W6: { path: "/w6/stream", lua: "w6.lua", init: { headers: { accept: "text/event-stream" } } },
-  W7: { path: "/graphql", lua: "w7.lua", init: { method: "POST", body: W7_BODY, headers: { "content-type": "application/json" } } },
-};
-
 function wrk(url: string, lua: string | undefined, secs: string): Promise<number> {
   return new Promise((resolve, reject) => {
     const child = spawn("wrk", ["-t1", "-c10", `-d${secs}s`, ...(lua ? ["-s", path.join(dir, lua)] : []), url]);
@@ -89,7 +57,7 @@ function wrk(url: string, lua: string | undefined, secs: string): Promise<number
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 for (const w of which) {
-  const { path: p, lua, init } = work[w];
+  const { path: p, lua, init } = STUB_WORKLOADS[w];
   // Same bytes from all three: the raw server answers with the shipped server's answer.
   const probe = await fetch(`${shippedBase}/stubs/pf${p}`, init);
   const text = await probe.text();
@@ -112,5 +80,5 @@ for (const w of which) {
 shipped.close();
 lean.close();
 raw.kill();
-await created.drop();
+await drop();
 process.exit(0);
