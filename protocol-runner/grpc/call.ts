@@ -61,12 +61,13 @@ export function unknownMethodHandler(catalog: () => Catalog) {
 }
 
 /**
- * Where an answer goes: a unary call's callback, or a stream. Unary and
+ * Where an answer goes: a unary call's callback, a grpc-js stream, or an
+ * HTTP/2 stream the lean path (./lean-call.ts) serves itself. Unary and
  * server-streaming methods use grpc-js's unary and server-stream handlers
- * (no duplex stream per call: the hot path of G1); client-streaming and
+ * (no duplex stream per call) when grpc-js serves them; client-streaming and
  * bidirectional ones the duplex stream.
  */
-interface Sink {
+export interface Sink {
   fail(code: grpc.status, details: string, metadata?: grpc.Metadata): void;
   write(frame: Buffer): void;
   end(): void;
@@ -108,38 +109,51 @@ async function pause(sink: Sink, ms: number) {
   await sleep(ms, undefined, { signal: stop.signal }).catch(() => {});
 }
 
-/** The handler of one method path, of the grpc-js kind its method needs; `catalog()` is read per call, so a reload applies to the next call. */
-export function methodHandler(methodPath: string, catalog: () => Catalog, kind: "unary" | "serverStream" | "bidi") {
-  /** The call's namespace and method, or undefined after answering UNIMPLEMENTED when the namespace's protos lack the method. */
-  const resolve = (metadata: grpc.Metadata, sink: Sink) => {
-    const headers = metadataHeaders(metadata);
-    const cat = catalog();
-    const namespace = namespaceFor(cat, methodPath, headers);
-    const method = cat.namespaces.get(namespace)?.methods.get(methodPath);
-    if (method) return { method, namespace, headers, sink } satisfies CallContext;
-    // Another namespace's protos define it; this one's do not.
-    void scopeFor(namespace, methodPath, headers)
-      .then((scope) => scope && recordMiss(scope, { protocol: "grpc", method: "POST", body: null }))
-      .catch(() => {});
-    sink.fail(grpc.status.UNIMPLEMENTED, `Namespace '${namespace}' has no .proto defining ${methodPath} (name the namespace in x-service-namespace metadata)`);
-    return undefined;
+/**
+ * A unary or server-streaming call of one method path: its metadata (as
+ * headers), its one request message, and where the answer goes. The grpc-js
+ * handlers and the lean HTTP/2 path both end here.
+ */
+export type SingleRequestCall = (headers: Record<string, string[]>, request: Buffer, sink: Sink) => void;
+
+/** The call's namespace and method, or undefined after answering UNIMPLEMENTED when the namespace's protos lack the method. */
+function resolveCall(methodPath: string, catalog: () => Catalog, headers: Record<string, string[]>, sink: Sink): CallContext | undefined {
+  const cat = catalog();
+  const namespace = namespaceFor(cat, methodPath, headers);
+  const method = cat.namespaces.get(namespace)?.methods.get(methodPath);
+  if (method) return { method, namespace, headers, sink };
+  // Another namespace's protos define it; this one's do not.
+  void scopeFor(namespace, methodPath, headers)
+    .then((scope) => scope && recordMiss(scope, { protocol: "grpc", method: "POST", body: null }))
+    .catch(() => {});
+  sink.fail(grpc.status.UNIMPLEMENTED, `Namespace '${namespace}' has no .proto defining ${methodPath} (name the namespace in x-service-namespace metadata)`);
+  return undefined;
+}
+
+/** Serves a unary or server-streaming call of `methodPath`; `catalog()` is read per call, so a reload applies to the next call. */
+export function singleRequestCall(methodPath: string, catalog: () => Catalog): SingleRequestCall {
+  return (headers, request, sink) => {
+    const ctx = resolveCall(methodPath, catalog, headers, sink);
+    if (ctx) void answer(ctx, [request], true).catch((err) => internal(ctx, err));
   };
+}
+
+/** The grpc-js handler of one method path, of the kind its method needs. */
+export function methodHandler(methodPath: string, catalog: () => Catalog, kind: "unary" | "serverStream" | "bidi") {
   if (kind === "unary") {
-    return (call: grpc.ServerUnaryCall<Buffer, Buffer>, callback: grpc.sendUnaryData<Buffer>) => {
-      const ctx = resolve(call.metadata, unarySink(call, callback));
-      if (ctx) void answer(ctx, [call.request], true).catch((err) => internal(ctx, err));
-    };
+    const serveCall = singleRequestCall(methodPath, catalog);
+    return (call: grpc.ServerUnaryCall<Buffer, Buffer>, callback: grpc.sendUnaryData<Buffer>) => serveCall(metadataHeaders(call.metadata), call.request, unarySink(call, callback));
   }
   if (kind === "serverStream") {
+    const serveCall = singleRequestCall(methodPath, catalog);
     return (call: grpc.ServerWritableStream<Buffer, Buffer>) => {
       call.on("error", () => {});
-      const ctx = resolve(call.metadata, streamSink(call));
-      if (ctx) void answer(ctx, [call.request], true).catch((err) => internal(ctx, err));
+      serveCall(metadataHeaders(call.metadata), call.request, streamSink(call));
     };
   }
   return (call: Call) => {
     call.on("error", () => {});
-    const ctx = resolve(call.metadata, streamSink(call));
+    const ctx = resolveCall(methodPath, catalog, metadataHeaders(call.metadata), streamSink(call));
     if (!ctx) return void call.resume();
     if (!ctx.method.responseStream) {
       const messages: Buffer[] = [];

@@ -8,7 +8,9 @@ import * as grpc from "@grpc/grpc-js";
 import { ReflectionService } from "@grpc/reflection";
 import { listen, MOCKS_CHANNEL, type Listener } from "@/server/db/notify";
 import type { Logger } from "pino";
-import { methodHandler, unknownMethodHandler } from "./call";
+import type { IncomingHttpHeaders, ServerHttp2Stream } from "node:http2";
+import { methodHandler, singleRequestCall, unknownMethodHandler, type SingleRequestCall } from "./call";
+import { serveLeanCall, takesLean } from "./lean-call";
 import { loadCatalog, type Catalog } from "./catalog";
 import { addHealth } from "./health";
 
@@ -21,6 +23,8 @@ export interface GrpcState {
   methods: number;
   /** Namespaces whose protos could not be loaded. */
   protoErrors: { namespace: string; error: string }[];
+  /** Who serves unary and server-streaming calls: the lean HTTP/2 path (./lean-call.ts) or grpc-js. */
+  wire: "lean" | "grpc-js";
 }
 
 export interface GrpcListener {
@@ -52,10 +56,28 @@ function handlerKind(catalog: Catalog, path: string): HandlerKind {
   return kinds.size === 1 ? [...kinds][0] : "bidi";
 }
 
-export async function startGrpc(opts: { port: number; host?: string; log: Logger; listenForChanges?: boolean; retryMs?: number }): Promise<GrpcListener> {
+/** A path the lean HTTP/2 path serves (./lean-call.ts). */
+interface LeanPath {
+  serveCall: SingleRequestCall;
+  unary: boolean;
+}
+
+type StreamHandler = (this: grpc.Server, extraInterceptors: unknown, stream: ServerHttp2Stream, headers: IncomingHttpHeaders) => void;
+
+export async function startGrpc(opts: {
+  port: number;
+  host?: string;
+  log: Logger;
+  listenForChanges?: boolean;
+  retryMs?: number;
+  /** Unary and server-streaming calls on the lean path (default; GRPC_WIRE=grpc-js turns it off): false leaves every call to grpc-js. */
+  lean?: boolean;
+}): Promise<GrpcListener> {
   let catalog: Catalog = { namespaces: new Map(), paths: new Set(), defaultNamespace: new Map(), reflection: {}, errors: [] };
   const registered = new Map<string, HandlerKind>();
-  const state: GrpcState = { protocol: "grpc", status: "starting", port: opts.port, methods: 0, protoErrors: [] };
+  const leanPaths = new Map<string, LeanPath>();
+  const lean = opts.lean ?? process.env.GRPC_WIRE !== "grpc-js";
+  const state: GrpcState = { protocol: "grpc", status: "starting", port: opts.port, methods: 0, protoErrors: [], wire: "grpc-js" };
   const current = () => catalog;
 
   /** A server with health and the capture of unknown paths; the methods are registered by reload(). */
@@ -73,6 +95,20 @@ export async function startGrpc(opts: { port: number; host?: string; log: Logger
       // grpc-js hands the handler's `path` to the call (getPath()).
       internals._retrieveHandler = (path: string) => lookup(path) ?? { func, serialize: raw, deserialize: raw, type: "bidi", path };
     }
+    // The lean path takes its calls before grpc-js's stream handler (which _setupHandlers binds at
+    // bindAsync); any other call, or every call if grpc-js changes these internals, stays grpc-js's.
+    const streams = s as unknown as { _streamHandler?: StreamHandler; onStreamOpened?: (stream: ServerHttp2Stream) => void };
+    const grpcJs = streams._streamHandler;
+    if (lean && grpcJs && streams.onStreamOpened) {
+      state.wire = "lean";
+      streams._streamHandler = function (extraInterceptors, stream, headers) {
+        const take = leanPaths.get(headers[":path"] as string);
+        if (take === undefined || !takesLean(headers)) return grpcJs.call(this, extraInterceptors, stream, headers);
+        // grpc-js's idle-connection accounting counts this stream as it counts its own.
+        streams.onStreamOpened!.call(this, stream);
+        serveLeanCall(stream, headers, take.serveCall, take.unary, headers[":path"] as string);
+      };
+    }
     return s;
   };
   let server = newServer();
@@ -85,6 +121,7 @@ export async function startGrpc(opts: { port: number; host?: string; log: Logger
       if (!next.paths.has(p) || handlerKind(next, p) !== kind) {
         server.unregister(p);
         registered.delete(p);
+        leanPaths.delete(p);
       }
     }
     for (const p of next.paths) {
@@ -93,6 +130,7 @@ export async function startGrpc(opts: { port: number; host?: string; log: Logger
       const kind = handlerKind(next, p);
       server.register<Buffer, Buffer>(p, methodHandler(p, current, kind) as grpc.handleBidiStreamingCall<Buffer, Buffer>, raw, raw, kind);
       registered.set(p, kind);
+      if (kind !== "bidi") leanPaths.set(p, { serveCall: singleRequestCall(p, current), unary: kind === "unary" });
     }
     for (const p of REFLECTION_PATHS) server.unregister(p);
     new ReflectionService(next.reflection).addToServer(server);
@@ -139,6 +177,7 @@ export async function startGrpc(opts: { port: number; host?: string; log: Logger
         server.forceShutdown();
         server = newServer();
         registered.clear();
+        leanPaths.clear();
         void reconcile().then(bind);
       }, opts.retryMs ?? 15_000);
       retry.unref();

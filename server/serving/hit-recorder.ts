@@ -21,8 +21,12 @@ export interface HitRecord {
   body: unknown;
   status: number;
   durationMs: number;
-  /** What was answered ({status, headers, body}); bounded when written. */
-  response?: unknown;
+  /**
+   * What the adapter answered (its own object, not a copy: a text-rendered
+   * body is a getter, read only for the records the recorder keeps); the
+   * request log's response is {status, headers, body}, bounded when written.
+   */
+  answer?: { headers?: unknown; body?: unknown };
 }
 
 export interface MissRecord {

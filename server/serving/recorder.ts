@@ -4,7 +4,7 @@
 import type { ServedProtocol } from "@/server/engine/protocols";
 import type { MockDefinition } from "@/server/contracts/mock";
 import { publishLive, type LiveEvent } from "@/server/services/live-events";
-import { recordRequestLogs, trimRequestLogs } from "@/server/services/request-logs";
+import { recordRequestLogs, trimRequestLogs, type RequestLogRow } from "@/server/services/request-logs";
 import { recordUndefinedRequests } from "@/server/services/undefined-requests";
 import { ANNOUNCE_PER_BATCH, HitRecorder, LOG_KEEP, type HitRecord } from "./hit-recorder";
 import type { ServingScope } from "./scope";
@@ -32,10 +32,15 @@ function liveHits(records: HitRecord[]): LiveEvent[] {
   return events;
 }
 
+function logRow(r: HitRecord): RequestLogRow {
+  const { answer, ...row } = r;
+  return answer ? { ...row, response: { status: r.status, headers: answer.headers, body: answer.body } } : row;
+}
+
 export function stubRecorder(): HitRecorder {
   g.__polymockStubRecorder ??= new HitRecorder({
     async writeHits(batch) {
-      await recordRequestLogs(batch.flatMap((m) => m.records), { replacing: batch.filter((m) => m.hits >= LOG_KEEP) });
+      await recordRequestLogs(batch.flatMap((m) => m.records.map(logRow)), { replacing: batch.filter((m) => m.hits >= LOG_KEEP) });
       await addUses(batch);
       await publishLive(liveHits(batch.flatMap((m) => m.records.slice(m.records.length - Math.min(m.unannounced, ANNOUNCE_PER_BATCH)))));
       if (Date.now() - lastTrim > TRIM_EVERY_MS) {
@@ -79,8 +84,7 @@ export function recordHit(scope: ServingScope, mock: MockDefinition, status: num
     body: req.body,
     status,
     durationMs: performance.now() - scope.started,
-    // A reference, not a copy: the body (a getter on text-rendered bodies) is read only for the records the recorder keeps.
-    response: response && { status, headers: response.headers, get body() { return response.body; } },
+    answer: response,
   });
 }
 
