@@ -74,6 +74,11 @@ export interface ErrorEnvelope {
   [extra: string]: unknown;
 }
 
+/** The body of every 500 we did not mean: nothing of the failure reaches the caller but the request id (the log has the rest). */
+export function internalErrorBody(requestId: string): ErrorEnvelope {
+  return { error: "Internal server error", code: "internal", request_id: requestId };
+}
+
 export function toEnvelope(err: unknown, requestId: string): { status: number; body: ErrorEnvelope; headers: Record<string, string> } {
   if (err instanceof AppError) {
     const body: ErrorEnvelope = { error: err.message, code: err.code, request_id: requestId, ...err.extra };
@@ -82,7 +87,7 @@ export function toEnvelope(err: unknown, requestId: string): { status: number; b
   }
   return {
     status: 500,
-    body: { error: "Internal server error", code: "internal", request_id: requestId },
+    body: internalErrorBody(requestId),
     headers: {},
   };
 }

@@ -17,6 +17,7 @@ import { perfSchedules } from "@/server/services/perf/perf-scheduler";
 import { stopRunnerQueue } from "@/server/services/runners/queue";
 import { drainWebhooks } from "@/server/services/webhooks";
 import { stubRecorder } from "@/server/serving/recorder";
+import { internalErrorBody } from "@/server/errors";
 
 process.env.SERVICE_NAME ??= "web";
 const log = logger();
@@ -46,7 +47,7 @@ async function main() {
       log.error({ err, requestId }, "request failed");
       if (!res.headersSent) {
         res.writeHead(500, { "Content-Type": "application/json" });
-        res.end(JSON.stringify({ error: "Internal server error", code: "internal", request_id: requestId }));
+        res.end(JSON.stringify(internalErrorBody(requestId)));
       }
     });
   });

@@ -6,6 +6,7 @@ import { headerLists } from "./header-lists";
 import { serveStubNow } from "./stub-core";
 import { collectStubBody, StubBodyTooLarge, stubBodyLimit } from "./stub-body";
 import type { StubOutput } from "./stub-context";
+import { internalErrorBody } from "@/server/errors";
 
 export function isStubPath(pathname: string): boolean {
   return pathname === "/stubs" || pathname.startsWith("/stubs/");
@@ -43,7 +44,7 @@ export function stubFailed(err: unknown, res: ServerResponse, requestId: string)
   logger().error({ err, requestId }, "stub request failed");
   if (!res.headersSent) {
     res.writeHead(500, { "Content-Type": "application/json" });
-    res.end(JSON.stringify({ error: "Internal server error", code: "internal", request_id: requestId }));
+    res.end(JSON.stringify(internalErrorBody(requestId)));
   } else res.destroy();
 }
 

@@ -26,6 +26,7 @@ import { stubBodyLimit } from "./stub-body";
 import { serveStubNow } from "./stub-core";
 import type { StubOutput } from "./stub-context";
 import { isStubPath } from "./http-stub";
+import { internalErrorBody } from "@/server/errors";
 
 /** node:http's default header limit (http.maxHeaderSize): a larger head goes to node, which answers 431. */
 const MAX_HEAD_BYTES = http.maxHeaderSize;
@@ -498,7 +499,7 @@ class LeanConnection {
 /** The 500 envelope of a stub that failed (as http-stub.ts's stubFailed writes it). */
 function failureOutput(err: unknown, requestId: string): StubOutput {
   logger().error({ err, requestId }, "stub request failed");
-  return { status: 500, headers: { "Content-Type": "application/json" }, body: JSON.stringify({ error: "Internal server error", code: "internal", request_id: requestId }), delayMs: 0 };
+  return { status: 500, headers: { "Content-Type": "application/json" }, body: JSON.stringify(internalErrorBody(requestId)), delayMs: 0 };
 }
 
 /** The lean layer of one node:http server. */

@@ -15,6 +15,7 @@ import { STUB_ADAPTERS } from "./stub-adapters";
 import { parseStubBody } from "./stub-body";
 import { engineOutput, jsonOutput, notFound, type StubContext, type StubInput, type StubOutput } from "./stub-context";
 import { forwardToProxy } from "./stub-proxy";
+import { internalErrorBody } from "@/server/errors";
 
 export type { StubInput, StubOutput } from "./stub-context";
 
@@ -80,7 +81,7 @@ function failure(err: unknown, requestId: string, namespace: string, path: strin
   // A broken mock (missing template file, oversized template) is the mock's error, reported as such.
   const known = isMockError(err);
   if (!known) logger().error({ err, requestId, namespace, path }, "stub request failed");
-  return jsonOutput(500, { error: known ? err.message : "Internal server error", code: known ? "mock_error" : "internal", request_id: requestId }, requestId);
+  return jsonOutput(500, known ? { error: err.message, code: "mock_error", request_id: requestId } : internalErrorBody(requestId), requestId);
 }
 
 function serveIn(input: StubInput, started: number, namespace: string, path: string, search: string, index: NamespaceIndex, stores: NamespaceStores): StubOutput | Promise<StubOutput> {

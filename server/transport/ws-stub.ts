@@ -23,6 +23,7 @@ import { headerLists } from "./header-lists";
 import { isStubPath } from "./http-stub";
 import { servesPath } from "./route-presence";
 import { queryOf, splitStubUrl } from "./stub-core";
+import { internalErrorBody } from "@/server/errors";
 
 export const SOCKET_LIMITS = {
   /** Larger messages close the connection with 1009 (message too big). */
@@ -77,7 +78,7 @@ export function handleStubUpgrade(req: IncomingMessage, socket: Duplex, head: Bu
   const requestId = requestIdFrom({ get: (n) => (req.headers[n] as string | undefined) ?? null });
   upgrade(req, socket, head, requestId, () => socket.off("error", onError)).catch((err) => {
     logger().error({ err, requestId }, "WebSocket upgrade failed");
-    refuse(socket, 500, { error: "Internal server error", code: "internal", request_id: requestId }, requestId);
+    refuse(socket, 500, internalErrorBody(requestId), requestId);
   });
 }
 
@@ -150,7 +151,7 @@ function accept(conn: Connection) {
     conn.pending++;
     const failed = (err: unknown) => {
       logger().error({ err, requestId: conn.requestId, namespace: conn.namespace }, "WebSocket message failed");
-      send(conn, JSON.stringify({ error: "Internal server error", code: "internal", request_id: conn.requestId }));
+      send(conn, JSON.stringify(internalErrorBody(conn.requestId)));
     };
     // Matching runs in arrival order; each answer then goes out after its own delay, so a
     // slow answer (or a long chain of events) does not hold back the next message's.
