@@ -40,9 +40,20 @@ export function runningBundled(): boolean {
  */
 export const HEAP_FLAGS = ["--heap-growing-percent=50", "--max-semi-space-size=32", "--no-memory-reducer"];
 
+/**
+ * The protocol runner keeps V8's 16 MB semi-spaces: under G1 (gRPC unary,
+ * 10 streams) a scavenge of 32 MB semi-spaces paused it 7–12 ms against 3–4 ms
+ * (`--trace-gc-nvp`, bench/grpc-profile.ts), and in `BENCH_ONLY=G1 npm run
+ * bench` runs alternating the two (28 Nov) its p99 was 5.1 and 5.7 ms with 16
+ * MB against 7.4 and 5.8 ms with 32, at 1.13–1.18× plain grpc-js against
+ * 1.02–1.06×. The stub server's 32 MB (above) was measured on its own load.
+ */
+export const RUNNER_HEAP_FLAGS = HEAP_FLAGS.filter((f) => !f.startsWith("--max-semi-space-size"));
+
 /** How to run a source entry: the bundle when `bundled`, otherwise the sources through tsx. */
 export function entryCommand(root: string, entry: string, bundled = runningBundled()): { nodeArgs: string[]; file: string } {
-  return bundled ? { nodeArgs: [...HEAP_FLAGS], file: bundledEntry(root, entry) } : { nodeArgs: [...HEAP_FLAGS, "--import", "tsx"], file: path.join(root, entry) };
+  const flags = entry.startsWith("protocol-runner/") ? RUNNER_HEAP_FLAGS : HEAP_FLAGS;
+  return bundled ? { nodeArgs: [...flags], file: bundledEntry(root, entry) } : { nodeArgs: [...flags, "--import", "tsx"], file: path.join(root, entry) };
 }
 
 /** This process's Node flags (e.g. --cpu-prof) without its tsx loader. */
