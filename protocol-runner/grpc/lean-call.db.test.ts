@@ -55,7 +55,7 @@ interface RawAnswer {
 }
 
 /** One call from node:http2 with exactly these headers and body bytes; `cancelAfterMs` resets the stream. */
-function rawCall(port: number, path: string, body: Buffer, headers: Record<string, string | string[]> = {}, cancelAfterMs?: number): Promise<RawAnswer> {
+function rawCall(port: number, path: string, body: Buffer, headers: Record<string, string | string[]> = {}, cancelAfterMs?: number, pieceBytes?: number): Promise<RawAnswer> {
   return new Promise((resolve, reject) => {
     const session = http2.connect(`http://127.0.0.1:${port}`);
     session.on("error", reject);
@@ -72,15 +72,25 @@ function rawCall(port: number, path: string, body: Buffer, headers: Record<strin
       delete out.headers.date;
       resolve(out);
     });
-    req.end(body);
+    if (pieceBytes) {
+      // Separate DATA frames: each piece waits for the one before to be flushed.
+      const pieces: Buffer[] = [];
+      for (let i = 0; i < body.length; i += pieceBytes) pieces.push(body.subarray(i, i + pieceBytes));
+      const next = () => {
+        const piece = pieces.shift();
+        if (piece === undefined) req.end();
+        else req.write(piece, () => setImmediate(next));
+      };
+      next();
+    } else req.end(body);
     if (cancelAfterMs !== undefined) setTimeout(() => req.close(http2.constants.NGHTTP2_CANCEL), cancelAfterMs);
   });
 }
 
 /** The same call on both listeners. */
-async function both(path: string, body: Buffer, headers: Record<string, string | string[]> = {}) {
-  const viaLean = await rawCall(lean.port(), path, body, headers);
-  const viaGrpcJs = await rawCall(plain.port(), path, body, headers);
+async function both(path: string, body: Buffer, headers: Record<string, string | string[]> = {}, pieceBytes?: number) {
+  const viaLean = await rawCall(lean.port(), path, body, headers, undefined, pieceBytes);
+  const viaGrpcJs = await rawCall(plain.port(), path, body, headers, undefined, pieceBytes);
   return { viaLean, viaGrpcJs };
 }
 
@@ -148,6 +158,16 @@ describe("the lean gRPC path answers as grpc-js does", () => {
     const { viaLean, viaGrpcJs } = await both(path, body, headers);
     expect(viaLean).toEqual(viaGrpcJs);
     expect(viaLean.headers[":status"]).toBe(200);
+  });
+
+  it.each([
+    ["a message sent in 3-byte writes", request({ id: "A1" }), 3],
+    ["two messages sent in 4-byte writes", Buffer.concat([request({ id: "S" }), request({ id: "A1" })]), 4],
+    ["a 1 MiB message in 16 KiB writes", request({ id: "x".repeat(1 << 20) }), 16 * 1024],
+    ["a 1 MiB second message in 16 KiB writes", Buffer.concat([request({ id: "S" }), request({ id: "y".repeat(1 << 20) })]), 16 * 1024],
+  ] as const)("%s", async (_name, body, pieceBytes) => {
+    const { viaLean, viaGrpcJs } = await both(GET, body, {}, pieceBytes);
+    expect(viaLean).toEqual(viaGrpcJs);
   });
 
   it("decodes the answers it sends (not only the same bytes on both sides)", async () => {

@@ -94,7 +94,7 @@ class StreamSink implements Sink {
   }
 
   write(message: Buffer) {
-    if (this.finished || this.stream.destroyed) return;
+    if (this.gone()) return;
     if (!this.headersSent) {
       this.headersSent = true;
       this.stream.respond(RESPONSE_HEADERS, RESPONSE_OPTIONS);
@@ -104,7 +104,7 @@ class StreamSink implements Sink {
 
   end() {
     // A unary answer is one message, even an empty one (grpc-js's callback(null, empty)).
-    if (this.unary && !this.headersSent && !this.finished) {
+    if (this.unary && !this.headersSent && !this.gone()) {
       this.headersSent = true;
       this.stream.respond(RESPONSE_HEADERS, RESPONSE_OPTIONS);
       this.stream.write(EMPTY_MESSAGE);
@@ -133,8 +133,13 @@ class StreamSink implements Sink {
     for (const listener of this.cancelListeners ?? []) listener();
   }
 
+  /** Nothing more can be sent: answered, or the stream is closed. */
+  private gone() {
+    return this.finished || this.stream.destroyed || this.stream.closed;
+  }
+
   private status(trailers: OutgoingHttpHeaders) {
-    if (this.finished || this.stream.destroyed) return;
+    if (this.gone()) return;
     this.finished = true;
     clearTimeout(this.deadline);
     if (this.headersSent) {
@@ -163,12 +168,14 @@ export function serveLeanCall(stream: ServerHttp2Stream, headers: IncomingHttpHe
       return void stream.resume();
     }
     sink.deadline = setTimeout(() => sink.expire(), (Number(match[1]) * DEADLINE_UNIT_MS[match[2]]) | 0);
+    stream.once("close", () => clearTimeout(sink.deadline));
   }
   let first: Buffer | undefined;
   let parts: Buffer[] | undefined;
   let size = 0;
-  /** The first message's length, once its prefix is in. */
+  /** The first message's length, once its prefix is in; then a second message's, once its prefix is. */
   let length = -1;
+  let second = -1;
   const refuse = (code: grpc.status, details: string) => {
     sink.fail(code, details);
     stream.removeAllListeners("data");
@@ -183,12 +190,12 @@ export function serveLeanCall(stream: ServerHttp2Stream, headers: IncomingHttpHe
       length = (parts ? Buffer.concat(parts, 5) : first).readUInt32BE(1);
       if (length > MAX_RECEIVE_MESSAGE) return refuse(grpc.status.RESOURCE_EXHAUSTED, `Received message larger than max (${length} vs ${MAX_RECEIVE_MESSAGE})`);
     }
-    if (length >= 0 && size >= 5 + length + 5) {
-      // Bytes of a second message (a wrong or hostile client): judged now, not buffered without end.
-      const second = (parts ? Buffer.concat(parts, size) : first).readUInt32BE(5 + length + 1);
-      if (second > MAX_RECEIVE_MESSAGE) refuse(grpc.status.RESOURCE_EXHAUSTED, `Received message larger than max (${second} vs ${MAX_RECEIVE_MESSAGE})`);
-      else if (size >= 5 + length + 5 + second) refuse(grpc.status.UNIMPLEMENTED, `Received a second request message for server streaming method ${path}`);
+    if (length >= 0 && second < 0 && size >= 5 + length + 5) {
+      // Bytes of a second message (a wrong or hostile client): judged as they come, not buffered without end.
+      second = (parts ? Buffer.concat(parts, size) : first).readUInt32BE(5 + length + 1);
+      if (second > MAX_RECEIVE_MESSAGE) return refuse(grpc.status.RESOURCE_EXHAUSTED, `Received message larger than max (${second} vs ${MAX_RECEIVE_MESSAGE})`);
     }
+    if (second >= 0 && size >= 5 + length + 5 + second) refuse(grpc.status.UNIMPLEMENTED, `Received a second request message for server streaming method ${path}`);
   });
   stream.once("end", () => {
     if (sink.over()) return;
