@@ -3,15 +3,12 @@
 // database) under h2load, for CPU profiles of the gRPC serving path without a
 // build or the launcher. Prints calls/s and p50/p99; for profiling, not the
 // bench's ratio.
-import { createTestDatabase, ensureTemplate } from "../server/testing/test-db";
 import { h2load } from "./grpc/h2load";
 import { G1_PROTO, G1_REPLY } from "./grpc/proto";
+import { throwawayDatabase } from "./stub-workloads";
 
 const seconds = Number(process.argv[2] ?? 8);
-await ensureTemplate();
-const created = await createTestDatabase();
-process.env.DATABASE_URL = created.url;
-process.env.LOG_LEVEL = "silent";
+const created = await throwawayDatabase();
 // After DATABASE_URL: these open the database on first use.
 const { MockInput } = await import("../server/contracts/mock");
 const { saveMock } = await import("../server/services/mocks");

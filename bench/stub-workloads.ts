@@ -1,8 +1,9 @@
 // The stub path's workloads outside the bench's launcher (bench/stub-profile.ts,
 // bench/experiments/lean-http.ts): a throwaway database with namespace "pf"
 // holding the mocks of bench/run.ts's W1, W4, W6 and W7, and wrk's Lua scripts
-// for the two that need a header or a body. Call it before importing anything
-// that opens the database: it sets DATABASE_URL.
+// for the two that need a header or a body; and the throwaway database alone
+// (bench/grpc-profile.ts). Call them before importing anything that opens the
+// database: they set DATABASE_URL.
 import { mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -18,12 +19,18 @@ export const STUB_WORKLOADS: Record<string, { path: string; lua?: string; init?:
   W7: { path: "/graphql", lua: "w7.lua", init: { method: "POST", body: W7_BODY, headers: { "content-type": "application/json" } } },
 };
 
-export async function stubWorkloadDatabase(): Promise<{ dir: string; drop: () => Promise<void> }> {
+/** A throwaway migrated database as DATABASE_URL, with logging silenced; import what opens the database after it. */
+export async function throwawayDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
   // A fresh machine has no migrated template yet (vitest's global setup makes it otherwise).
   await ensureTemplate();
   const created = await createTestDatabase();
   process.env.DATABASE_URL = created.url;
   process.env.LOG_LEVEL = "silent";
+  return created;
+}
+
+export async function stubWorkloadDatabase(): Promise<{ dir: string; drop: () => Promise<void> }> {
+  const created = await throwawayDatabase();
   // After DATABASE_URL: these open the database on first use.
   const { MockInput } = await import("../server/contracts/mock");
   const { saveMock } = await import("../server/services/mocks");
