@@ -2,7 +2,8 @@
 // the runner's gRPC listener alone (startGrpc, the real recorder, a throwaway
 // database) under h2load, for CPU profiles of the gRPC serving path without a
 // build or the launcher. Prints calls/s and p50/p99; for profiling, not the
-// bench's ratio.
+// bench's ratio. The runner runs with RUNNER_HEAP_FLAGS (server/runtime/server-bundle.ts):
+// pass them to node here to see its garbage collector as it runs.
 import { h2load } from "./grpc/h2load";
 import { G1_PROTO, G1_REPLY } from "./grpc/proto";
 import { throwawayDatabase } from "./stub-workloads";

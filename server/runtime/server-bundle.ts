@@ -28,8 +28,8 @@ export function runningBundled(): boolean {
  *   10,000 mocks). Growing by half at most keeps it near 180–240 MB at the same
  *   throughput.
  * - A young generation of 32 MB semi-spaces (V8's default here is 16): the
- *   request log keeps each mock's newest 1,000 hits, which at 45k requests a
- *   second live about as long as the gap between two scavenges, so many were
+ *   request log then kept each mock's newest 1,000 hits (a sample since), which
+ *   at 45k requests a second lived about as long as the gap between two scavenges, so many were
  *   promoted and the old generation filled at 40 MB/s, with a full collection
  *   (3–7 ms pause) every 0.7 s under load: p99 5–6 ms. With 32 MB: a third of
  *   the full collections and p99 2.4 ms, for 30 MB more RSS.
@@ -41,14 +41,21 @@ export function runningBundled(): boolean {
 export const HEAP_FLAGS = ["--heap-growing-percent=50", "--max-semi-space-size=32", "--no-memory-reducer"];
 
 /**
- * The protocol runner keeps V8's 16 MB semi-spaces: under G1 (gRPC unary,
- * 10 streams) a scavenge of 32 MB semi-spaces paused it 7–12 ms against 3–4 ms
- * (`--trace-gc-nvp`, bench/grpc-profile.ts), and in `BENCH_ONLY=G1 npm run
- * bench` runs alternating the two (28 Nov) its p99 was 5.1 and 5.7 ms with 16
- * MB against 7.4 and 5.8 ms with 32, at 1.13–1.18× plain grpc-js against
- * 1.02–1.06×. The stub server's 32 MB (above) was measured on its own load.
+ * The protocol runner keeps V8's 16 MB semi-spaces and its heap growing
+ * factor, and allocates nothing in the old generation by allocation site.
+ * Under G1 (gRPC unary, 10 streams; `--trace-gc-nvp` on bench/grpc-profile.ts):
+ * - 32 MB semi-spaces paused it 7–12 ms a scavenge against 3–4 ms (28 Nov);
+ * - `--heap-growing-percent=50` keeps incremental marking running most of the
+ *   time, and scavenges then promoted 1.6 MB each and paused 4–7 ms, against
+ *   0.5–0.8 MB and 2.3–2.5 ms without it;
+ * - allocation-site pretenuring, having seen the request log keep every
+ *   record at start-up, allocated the calls' objects in the old generation,
+ *   where dead ones kept young ones alive; without it 0.35 MB and 1.8 ms.
+ * `BENCH_ONLY=G1 npm run bench`, alternating (28 Nov): p99 2.35 and 2.52 ms
+ * with these flags, 3.7–4.4 ms with the memory reducer flag alone, 5.6 ms with
+ * the stub server's flags. The stub server's (above) were measured on its load.
  */
-export const RUNNER_HEAP_FLAGS = HEAP_FLAGS.filter((f) => !f.startsWith("--max-semi-space-size"));
+export const RUNNER_HEAP_FLAGS = ["--no-memory-reducer", "--no-allocation-site-pretenuring"];
 
 /** How to run a source entry: the bundle when `bundled`, otherwise the sources through tsx. */
 export function entryCommand(root: string, entry: string, bundled = runningBundled()): { nodeArgs: string[]; file: string } {

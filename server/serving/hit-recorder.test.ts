@@ -26,18 +26,33 @@ describe("HitRecorder", () => {
     expect(rec.queued).toBe(0);
   });
 
-  it("keeps the newest LOG_KEEP records of a mock per batch, in order, and still counts every hit and use", async () => {
+  it("keeps every record of a mock while a batch has at most LOG_KEEP hits", async () => {
     const { rec, hits } = collecting();
-    const n = LOG_KEEP * 3 + 17;
+    for (let i = 0; i < LOG_KEEP; i++) rec.hit(hit(i, "busy"));
+    await rec.drain();
+    expect(hits[0].records.map((r) => r.url)).toEqual(Array.from({ length: LOG_KEEP }, (_, i) => `/x/${i}`));
+  });
+
+  it("above LOG_KEEP hits keeps the newest and a uniform sample of the rest, in order, and still counts every hit and use", async () => {
+    const { rec, hits } = collecting();
+    const n = LOG_KEEP * 20;
     for (let i = 0; i < n; i++) rec.hit(hit(i, "busy", i % 2 === 0));
     await rec.drain();
     expect(hits).toHaveLength(1);
     const [w] = hits;
     expect(w.hits).toBe(n);
-    expect(w.uses).toBe(Math.ceil(n / 2));
+    expect(w.uses).toBe(n / 2);
     expect(w.records).toHaveLength(LOG_KEEP);
-    expect(w.records[0].url).toBe(`/x/${n - LOG_KEEP}`);
-    expect(w.records.at(-1)!.url).toBe(`/x/${n - 1}`);
+    const seqs = w.records.map((r) => Number(r.url.slice(3)));
+    expect(seqs.at(-1)).toBe(n - 1);
+    expect(new Set(seqs).size).toBe(LOG_KEEP);
+    expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
+    // Uniform over the batch: each quarter holds about a quarter of the sample (σ ≈ 14 records).
+    for (let q = 0; q < 4; q++) {
+      const inQuarter = seqs.filter((s) => s >= (q * n) / 4 && s < ((q + 1) * n) / 4).length;
+      expect(inQuarter).toBeGreaterThan(LOG_KEEP / 4 - 90);
+      expect(inQuarter).toBeLessThan(LOG_KEEP / 4 + 90);
+    }
   });
 
   it("folds misses of one shape into one record with a count; protocols are distinct shapes", async () => {

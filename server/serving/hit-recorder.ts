@@ -1,8 +1,9 @@
 // Per-hit bookkeeping off the response path: request logs, use counters,
 // undefined-request capture and live events are gathered in memory and
-// written in batches. Each mock keeps only its newest LOG_KEEP records per
-// batch (the request log keeps no more than that per mock anyway), so a
-// flood of traffic costs a counter increment per hit, not a row; misses are
+// written in batches. Each mock keeps at most LOG_KEEP records per batch
+// (the request log keeps no more than that per mock anyway): all of them
+// below that, the newest and a uniform sample of the rest above, so a flood
+// of traffic costs a counter increment per hit, not a row; misses are
 // folded by shape with a count. drain() flushes everything on shutdown.
 import { logger } from "@/server/lib/logger";
 
@@ -49,7 +50,7 @@ export interface MockHits {
   hits: number;
   /** Hits to add to the mock's use counter. */
   uses: number;
-  /** The newest records of the batch, oldest first (at most LOG_KEEP). */
+  /** The batch's records, oldest first (at most LOG_KEEP): all of them, or the newest and a uniform sample of the rest. */
   records: HitRecord[];
   /** How many of the newest records no live tick has announced yet. */
   unannounced: number;
@@ -83,12 +84,25 @@ const LIVE_EVERY_MS = 1000;
 export const ANNOUNCE_PER_BATCH = 100;
 const MAX_MISS_SHAPES = 10_000;
 
+/**
+ * One mock's records in a batch: the newest hit, and a uniform sample of the
+ * hits before it (reservoir sampling, Algorithm R) of at most LOG_KEEP - 1.
+ * Below LOG_KEEP hits a batch keeps every record, as before. Above it, a
+ * ring of the newest 1,000 kept every record alive for its last ~70 ms at
+ * 15k hits/s, so each young-generation collection copied about a thousand
+ * records' objects and V8 began allocating them in the old generation; the
+ * sample keeps about LOG_KEEP·ln(hits/LOG_KEEP) records in a batch instead of
+ * every one, and the rest die young (gRPC G1's p99, decisions.md).
+ */
 class MockWindow {
   hits = 0;
   uses = 0;
+  /** Hits up to which live ticks have announced. */
   announced = 0;
-  private ring: HitRecord[] = [];
-  private next = 0;
+  private newest: HitRecord | undefined;
+  private sample: HitRecord[] = [];
+  /** The arrival number (0-based) of each sampled record. */
+  private seqs: number[] = [];
 
   constructor(
     readonly namespaceId: string,
@@ -96,30 +110,49 @@ class MockWindow {
   ) {}
 
   add(record: HitRecord) {
+    if (this.newest) this.offer(this.newest, this.hits - 1);
+    this.newest = record;
     this.hits++;
     if (record.countUse) this.uses++;
-    if (this.ring.length < LOG_KEEP) this.ring.push(record);
-    else {
-      this.ring[this.next] = record;
-      this.next = (this.next + 1) % LOG_KEEP;
+  }
+
+  /** Algorithm R over the hits before the newest: the seq-th of them is kept with probability (LOG_KEEP - 1) / (seq + 1). */
+  private offer(record: HitRecord, seq: number) {
+    if (this.sample.length < LOG_KEEP - 1) {
+      this.sample.push(record);
+      this.seqs.push(seq);
+      return;
+    }
+    const slot = Math.floor(Math.random() * (seq + 1));
+    if (slot < LOG_KEEP - 1) {
+      this.sample[slot] = record;
+      this.seqs[slot] = seq;
     }
   }
 
-  take(): MockHits {
-    const records = this.next === 0 ? this.ring : [...this.ring.slice(this.next), ...this.ring.slice(0, this.next)];
-    return { namespaceId: this.namespaceId, mockId: this.mockId, hits: this.hits, uses: this.uses, records, unannounced: Math.min(this.hits - this.announced, records.length) };
+  /** Kept records with their arrival numbers, oldest first. */
+  private ordered(): { record: HitRecord; seq: number }[] {
+    const out = this.sample.map((record, i) => ({ record, seq: this.seqs[i] }));
+    // The sample is in arrival order until the first replacement.
+    if (this.hits > LOG_KEEP) out.sort((a, b) => a.seq - b.seq);
+    if (this.newest) out.push({ record: this.newest, seq: this.hits - 1 });
+    return out;
   }
 
-  /** The newest records since the last call (at most `max`), oldest first. */
+  take(): MockHits {
+    const kept = this.ordered();
+    const first = kept.findIndex((k) => k.seq >= this.announced);
+    return { namespaceId: this.namespaceId, mockId: this.mockId, hits: this.hits, uses: this.uses, records: kept.map((k) => k.record), unannounced: first < 0 ? 0 : kept.length - first };
+  }
+
+  /** The newest kept records since the last call (at most `max`), oldest first. */
   announce(max: number): HitRecord[] {
-    const fresh = Math.min(this.hits - this.announced, this.ring.length, max);
+    const kept = this.ordered();
+    const since = this.announced;
     this.announced = this.hits;
     const out: HitRecord[] = [];
-    const size = this.ring.length;
-    // The newest record sits just before `next` (or at the end while the ring fills).
-    const newest = this.next === 0 ? size - 1 : this.next - 1;
-    for (let i = fresh - 1; i >= 0; i--) out.push(this.ring[(newest - i + size) % size]);
-    return out;
+    for (let i = kept.length - 1; i >= 0 && out.length < max && kept[i].seq >= since; i--) out.push(kept[i].record);
+    return out.reverse();
   }
 }
 

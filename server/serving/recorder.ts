@@ -71,21 +71,47 @@ export interface LoggedRequest {
 /** Logs a hit (request log, use counter, live event) unless the mock is transient. */
 export function recordHit(scope: ServingScope, mock: MockDefinition, status: number, req: LoggedRequest, response?: { headers?: unknown; body?: unknown }) {
   if (mock.transient) return;
-  stubRecorder().hit({
-    namespaceId: scope.index.namespaceId,
-    namespace: scope.namespace,
-    mockId: mock.id,
-    countUse: mock.useLimiter === 0,
-    calledAt: Date.now(),
-    method: req.method,
-    url: req.url ?? scope.path + scope.search,
-    headers: req.headers ?? scope.headers,
-    query: req.query ?? scope.query,
-    body: req.body,
-    status,
-    durationMs: performance.now() - scope.started,
-    answer: response,
-  });
+  stubRecorder().hit(new Hit(scope, mock, status, req, response));
+}
+
+/**
+ * A HitRecord built by a constructor rather than an object literal: V8 tracks
+ * survival per literal site and, having seen the request log keep every
+ * record at start-up, allocated all later ones in the old generation, where
+ * each dead record kept its request's young objects alive through the next
+ * scavenges (decisions.md, "The lean gRPC path"). Instances of a class have
+ * no such site.
+ */
+class Hit implements HitRecord {
+  namespaceId: string;
+  namespace: string;
+  mockId: string;
+  countUse: boolean;
+  calledAt: number;
+  method: string;
+  url: string;
+  headers: Record<string, string[]>;
+  query: Record<string, string[]>;
+  body: unknown;
+  status: number;
+  durationMs: number;
+  answer: { headers?: unknown; body?: unknown } | undefined;
+
+  constructor(scope: ServingScope, mock: MockDefinition, status: number, req: LoggedRequest, response: { headers?: unknown; body?: unknown } | undefined) {
+    this.namespaceId = scope.index.namespaceId;
+    this.namespace = scope.namespace;
+    this.mockId = mock.id;
+    this.countUse = mock.useLimiter === 0;
+    this.calledAt = Date.now();
+    this.method = req.method;
+    this.url = req.url ?? scope.path + scope.search;
+    this.headers = req.headers ?? scope.headers;
+    this.query = req.query ?? scope.query;
+    this.body = req.body;
+    this.status = status;
+    this.durationMs = performance.now() - scope.started;
+    this.answer = response;
+  }
 }
 
 /** Captures an undefined request under its protocol. `path` may carry protocol detail (e.g. "/graphql query users"). */
