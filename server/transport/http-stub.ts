@@ -5,7 +5,7 @@ import { observeStub } from "@/server/observability/metrics";
 import { headerLists } from "./header-lists";
 import { serveStubNow } from "./stub-core";
 import { collectStubBody, StubBodyTooLarge, stubBodyLimit } from "./stub-body";
-import type { StubOutput } from "./stub-context";
+import { dropFramingHeaders, type StubOutput } from "./stub-context";
 import { internalErrorBody } from "@/server/errors";
 
 export function isStubPath(pathname: string): boolean {
@@ -67,6 +67,7 @@ function respond(req: IncomingMessage, res: ServerResponse, out: StubOutput | Pr
 }
 
 function send(req: IncomingMessage, res: ServerResponse, out: StubOutput, started?: number): void | Promise<void> {
+  dropFramingHeaders(out.headers);
   if (out.stream) return streamOut(res, out).finally(() => started !== undefined && observeStub(req.method ?? "GET", out.status, (performance.now() - started) / 1000));
   // A proxied HEAD answer carries the upstream's Content-Length for a body it does not send; keep it.
   const keepLength = req.method === "HEAD" && Object.keys(out.headers).some((h) => h.toLowerCase() === "content-length");

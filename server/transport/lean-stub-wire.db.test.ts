@@ -56,6 +56,9 @@ beforeAll(async () => {
   await save({ http: { route: "/slow", httpMethod: "GET" }, response: { payload: { slow: true }, delay: 150 } });
   await save({ http: { route: "/text", httpMethod: "GET" }, response: { payload: "plain ünïcode text", headers: { "Content-Type": "text/plain; charset=utf-8" } } });
   await save({ sse: { eventPath: "/events", eventName: "tick" }, response: { sseEventChain: { events: [{ data: { n: 1 } }, { data: { n: 2 }, delay: 30 }] } } });
+  // As a recording of a real service keeps them: its framing headers, with the body already whole.
+  await save({ http: { route: "/recorded", httpMethod: "GET" }, response: { payload: { recorded: true }, headers: { "Transfer-Encoding": "chunked", Trailer: "X-Checksum", "X-Kept": "yes" } } });
+  await save({ sse: { eventPath: "/recorded-events", eventName: "tick" }, response: { headers: { "transfer-encoding": "chunked" }, sseEventChain: { events: [{ data: { n: 1 } }, { data: { n: 2 }, delay: 20 }] } } });
   invalidateAll();
   lean = frontLike(true);
   node = frontLike(false);
@@ -129,6 +132,8 @@ describe("the lean layer answers as node:http does", () => {
     ["a request split over many writes", req("POST", "/echo", "Content-Type: application/json\r\n", '{"name":"split"}').match(/.{1,7}/gs)!],
     ["an SSE chain (chunked, with a delay between events)", req("GET", "/events", "Accept: text/event-stream\r\n")],
     ["Connection: close: the answer says so and the connection ends", req("GET", "/hello", "Connection: close\r\n") + req("GET", "/hello")],
+    ["a mock's own Transfer-Encoding and Trailer are dropped: the stub frames the body", req("GET", "/recorded") + req("GET", "/hello")],
+    ["an SSE mock's own Transfer-Encoding is dropped too (one chunked framing)", req("GET", "/recorded-events", "Accept: text/event-stream\r\n")],
   ];
   for (const [what, bytes] of cases) {
     it(what, async () => {
@@ -137,6 +142,23 @@ describe("the lean layer answers as node:http does", () => {
       expect(normal(a)).toBe(normal(b));
     });
   }
+});
+
+describe("a mock's framing headers", () => {
+  it("are dropped on both paths: the answer is framed by its Content-Length and a real client reads it", async () => {
+    for (const port of [leanPort, nodePort]) {
+      const res = await fetch(`http://127.0.0.1:${port}/stubs/${NS}/recorded`);
+      expect(res.status).toBe(200);
+      expect(res.headers.get("transfer-encoding")).toBeNull();
+      expect(res.headers.get("trailer")).toBeNull();
+      expect(res.headers.get("content-length")).toBe(String(JSON.stringify({ recorded: true }).length));
+      expect(res.headers.get("x-kept")).toBe("yes");
+      expect(await res.json()).toEqual({ recorded: true });
+    }
+    const raw = await exchange(leanPort, req("GET", "/recorded-events", "Accept: text/event-stream\r\n"));
+    expect(raw.match(/transfer-encoding/gi)).toEqual(["Transfer-Encoding"]);
+    expect(raw).toContain('data: {"n":2}');
+  });
 });
 
 describe("what the lean layer leaves to node:http, on the same connection", () => {

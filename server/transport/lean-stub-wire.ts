@@ -24,7 +24,7 @@ import { observeStub } from "@/server/observability/metrics";
 import { isRequestId, newRequestId } from "@/server/http/request-meta";
 import { stubBodyLimit } from "./stub-body";
 import { serveStubNow } from "./stub-core";
-import type { StubOutput } from "./stub-context";
+import { dropFramingHeaders, type StubOutput } from "./stub-context";
 import { isStubPath } from "./http-stub";
 import { internalErrorBody } from "@/server/errors";
 
@@ -191,15 +191,6 @@ function checkHeader(name: string, value: string | string[]) {
       if (c > 0xff || VCHAR[c] !== 1) throw new InvalidHeader(`Invalid character in header content ["${name}"]`);
     }
   }
-}
-
-/** Headers that frame the body: node:http's own rules apply to them, not a copy of them here. */
-function framedByStub(headers: Record<string, string | string[]>): boolean {
-  for (const name in headers) {
-    const n = name.length;
-    if ((n === 17 || n === 7) && (name.toLowerCase() === "transfer-encoding" || name.toLowerCase() === "trailer")) return true;
-  }
-  return false;
 }
 
 interface Served {
@@ -410,10 +401,7 @@ class LeanConnection {
     const keepLength = head && Object.keys(out.headers).some((h) => h.toLowerCase() === "content-length");
     const body = out.body;
     const length = typeof body === "string" ? Buffer.byteLength(body) : body.length;
-    if (framedByStub(out.headers)) {
-      // A mock that sets Transfer-Encoding or Trailer itself: node:http's framing rules are not copied here.
-      return this.#writeFailure(served, new InvalidHeader("Transfer-Encoding and Trailer cannot be set by a mock on this path"));
-    }
+    dropFramingHeaders(out.headers);
     let composed: { head: string; close: boolean };
     try {
       composed = responseHead(out.status, out.headers, !keepLength && !bodiless ? `Content-Length: ${length}\r\n` : "", this.#lastOne(request), this.wire.keepAliveSeconds);
@@ -462,7 +450,7 @@ class LeanConnection {
     const { request } = served;
     let composed: { head: string; close: boolean };
     try {
-      if (framedByStub(out.headers)) throw new InvalidHeader("Transfer-Encoding and Trailer cannot be set by a mock on this path");
+      dropFramingHeaders(out.headers);
       composed = responseHead(out.status, out.headers, "", this.#lastOne(request), this.wire.keepAliveSeconds, "Transfer-Encoding: chunked\r\n");
     } catch (err) {
       out.afterSend?.();

@@ -40,6 +40,20 @@ export interface StubOutput {
   stream?: (sink: StubStreamSink) => Promise<void>;
 }
 
+/**
+ * Removes a mock's own Transfer-Encoding and Trailer headers: the stub frames
+ * the body itself (Content-Length, or chunks for a stream). Recorded and
+ * imported answers carry `Transfer-Encoding: chunked` from the service they
+ * came from, while their body is already whole; sent as is, the header would
+ * misframe it (docs/decisions.md, "The lean stub layer before node:http").
+ */
+export function dropFramingHeaders(headers: Record<string, string | string[]>): void {
+  for (const name in headers) {
+    const n = name.length;
+    if ((n === 17 || n === 7) && (name.toLowerCase() === "transfer-encoding" || name.toLowerCase() === "trailer")) delete headers[name];
+  }
+}
+
 export interface StubContext extends ServingScope {
   input: StubInput;
   /** The body as text (UTF-8). */
