@@ -110,6 +110,19 @@ describe("VUs in shared isolates", () => {
     expect(r.summary.metrics.http_reqs.values.count).toBeGreaterThanOrEqual(3);
   });
 
+  it("the responses and errors a VU sees are objects of its own context, and its errors' stacks show only the script", async () => {
+    // The lease loop and request building run in the isolate's hub context; what reaches the script must still be its own kind of object.
+    const r = await run(
+      `import http from 'k6/http'; import { check } from 'k6';\nexport const options = { vus: 2, iterations: 4 };\nexport default function () {\n  const res = http.get(__ENV.BASE + '/own');\n  check(res, { 'own objects': (x) => x instanceof Object && x.timings instanceof Object && x.json() instanceof Object && x.request.headers instanceof Object });\n  if (__ITER === 1) throw new TypeError('boom ' + __VU);\n}`,
+      "shared",
+    );
+    expect(r.summary.metrics.checks.values).toMatchObject({ passes: 4, fails: 0 });
+    const messages = r.errors.map((e) => e.message).join("\n");
+    expect(messages).toContain("TypeError: boom");
+    expect(messages).toContain("script.js:6");
+    expect(messages).not.toMatch(/k6-hub|k6-runtime/);
+  });
+
   it("many VUs fill more than one shared isolate, each VU with its own globals", async () => {
     const r = await run(`import http from 'k6/http';\nlet mine = 0;\nexport const options = { scenarios: { s: { executor: 'per-vu-iterations', vus: 120, iterations: 2 } } };\nexport default function () { mine++; http.get(__ENV.BASE + '/n'); if (mine !== __ITER + 1) throw new Error('state leaked between VUs'); }`, "shared");
     expect(r.status).toBe("passed");

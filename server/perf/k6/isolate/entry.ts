@@ -42,15 +42,23 @@ const channelBuffer = take<SharedArrayBuffer | undefined>("__k6_channel");
 const channelTake = take<HostRef<[], string>>("__k6_take");
 const channel = channelBuffer ? openChannel(channelBuffer, channelTake) : undefined;
 
-/** [exec, iter, iterationInTest, scenario, until, count, sharedIndex]: see `loop`. */
-type Ticket = [string, number, number, string, number, number, number];
-
 interface Hub {
-  register(vu: number, port: { lease(ticket: Ticket): void }): void;
+  register(vu: number, port: VuPort): void;
   send(vu: number, requests: unknown[], done: (answer: unknown) => void): void;
+  request(vu: number, req: unknown, resolve: (r: K6Response) => void, reject: (e: unknown) => void): void;
   sleep(ms: number, done: (answer: unknown) => void): void;
-  report(vu: number, last: boolean, result: IterationOutcome | 0): void;
-  mayContinue(vu: number, until: number): boolean;
+  build: typeof buildRequest;
+}
+
+/** What the hub's lease loop (hub.ts LeaseRun) uses of this VU's context. */
+interface VuPort {
+  state: typeof state;
+  begin(iter: number, iterationInTest: number, scenario: string): void;
+  exported(name: string): unknown;
+  outcome(error?: unknown): IterationOutcome | 0;
+  error(message: string): Error;
+  Response: typeof K6Response;
+  counters: Int32Array;
 }
 
 interface IterationOutcome {
@@ -203,11 +211,14 @@ function then<T>(sent: Sent, fn: (responses: K6Response[]) => T): T | Promise<T>
   return Array.isArray(sent) ? fn(sent) : sent.then(fn);
 }
 
+/** The hub's in a shared isolate (optimised once for all its VUs), this context's own otherwise. */
+const build = hub ? hub.build : buildRequest;
+
 function http(method: string, url: unknown, body: unknown, params: RequestParams | undefined) {
   if (state.inInit) throw new Error(`http.${method.toLowerCase()}() can only be called inside a VU function, not in the init context`);
-  const req = buildRequest(method, url, body, params, groupTag());
+  const req = build(method, url, body, params, groupTag());
   // One promise for the one response (this is the hot path of a shared isolate's VU).
-  if (hub) return new Promise<K6Response>((resolve, reject) => hub.send(state.vu, [req], (answer) => (typeof answer === "string" ? reject(new Error(answer)) : resolve(new K6Response((answer as PackedResponse[])[0], req)))));
+  if (hub) return new Promise<K6Response>((resolve, reject) => hub.request(state.vu, req, resolve, reject));
   return (send([req]) as K6Response[])[0];
 }
 
@@ -225,10 +236,10 @@ function batch(list: unknown) {
   if (state.inInit) throw new Error("http.batch() can only be called inside a VU function");
   const entries = Array.isArray(list) ? list.map((v, i) => [String(i), v] as const) : Object.entries(list as Record<string, unknown>);
   const built = entries.map(([, v]) => {
-    if (typeof v === "string") return buildRequest("GET", v, null, undefined, groupTag());
-    if (Array.isArray(v)) return buildRequest(String(v[0]), v[1], v[2], v[3] as RequestParams, groupTag());
+    if (typeof v === "string") return build("GET", v, null, undefined, groupTag());
+    if (Array.isArray(v)) return build(String(v[0]), v[1], v[2], v[3] as RequestParams, groupTag());
     const o = v as { method?: string; url: unknown; body?: unknown; params?: RequestParams };
-    return buildRequest(o.method ?? "GET", o.url, o.body, o.params, groupTag());
+    return build(o.method ?? "GET", o.url, o.body, o.params, groupTag());
   });
   return then(send(built), (responses) => (Array.isArray(list) ? responses : Object.fromEntries(entries.map(([k], i) => [k, responses[i]]))));
 }
@@ -340,7 +351,7 @@ function resetIteration() {
 }
 
 function errorText(e: unknown): string {
-  if (e instanceof Error) return e.stack && e.stack.includes("script.js") ? e.stack.split("\n").filter((l) => !l.includes("k6-runtime.js")).join("\n") : `${e.name}: ${e.message}`;
+  if (e instanceof Error) return e.stack && e.stack.includes("script.js") ? e.stack.split("\n").filter((l) => !l.includes("k6-runtime.js") && !l.includes("k6-hub.js")).join("\n") : `${e.name}: ${e.message}`;
   return String(e);
 }
 
@@ -363,12 +374,17 @@ function collect(error?: unknown) {
   return JSON.stringify(outcome(error));
 }
 
-async function runIteration(exec: string, iter: number, iterationInTest: number, scenario: string): Promise<IterationOutcome> {
+/** Starts an iteration: its numbers in the state, nothing recorded yet. */
+function begin(iter: number, iterationInTest: number, scenario: string) {
   state.iter = iter;
   state.iterationInTest = iterationInTest;
   state.scenario = scenario;
   g.__ITER = iter;
   resetIteration();
+}
+
+async function runIteration(exec: string, iter: number, iterationInTest: number, scenario: string): Promise<IterationOutcome> {
+  begin(iter, iterationInTest, scenario);
   try {
     await call(exec, state.data);
     return outcome();
@@ -377,21 +393,19 @@ async function runIteration(exec: string, iter: number, iterationInTest: number,
   }
 }
 
-/** A shared isolate's lease (the same rules as `loop`'s): every result goes to the hub, the last one marked. */
-async function leaseAsync(h: Hub, ticket: Ticket): Promise<void> {
-  const [exec, firstIter, firstInTest, scenario, until, count, sharedIndex] = ticket;
-  let iter = firstIter;
-  let inTest = firstInTest;
-  for (let left = count; ; ) {
-    const result = await runIteration(exec, iter, inTest, scenario);
-    left--;
-    const last = left === 0 || state.testAborted || !h.mayContinue(state.vu, until) || (sharedIndex >= 0 && Atomics.sub(counters, sharedIndex, 1) <= 0);
-    h.report(state.vu, last, result.samples.length || result.checks.length || result.error !== undefined || result.aborted ? result : 0);
-    if (last) return;
-    iter++;
-    inTest = Atomics.add(counters, 0, 1);
-  }
-}
+/** This VU's side of the hub's lease loop. */
+const port: VuPort = {
+  state,
+  begin,
+  exported: (name) => script[name],
+  outcome(error) {
+    const result = outcome(error);
+    return result.samples.length || result.checks.length || result.error !== undefined || result.aborted ? result : 0;
+  },
+  error: (message) => new Error(message),
+  Response: K6Response,
+  counters,
+};
 
 function call(name: string, arg: unknown): unknown {
   const fn = script[name];
@@ -414,7 +428,7 @@ g.__k6rt = {
     state.env = JSON.parse(envJson) as Record<string, string>;
     g.__VU = vu;
     g.__ENV = state.env;
-    if (hub) hub.register(vu, { lease: (ticket) => void leaseAsync(hub, ticket) });
+    if (hub) hub.register(vu, port);
   },
   startInit() {
     state.inInit = true;

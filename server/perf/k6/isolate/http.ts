@@ -129,19 +129,22 @@ export class K6Response {
   readonly #req: HostRequest;
   #request: { method: string; url: string; headers: Record<string, string[]>; body: string } | undefined;
 
+  // Indexed, not destructured: every VU context optimises this constructor on its own, and an array pattern compiles to the iterator protocol, a much larger graph.
   constructor(r: PackedResponse, req: HostRequest) {
-    const [status, url, proto, headers, body, t, error, errorCode, remoteIp, remotePort] = r;
+    const status = r[0];
+    const body = r[4];
+    const t = r[5];
     this.status = status;
     this.status_text = `${status}`;
-    this.url = url;
-    this.proto = proto;
-    this.headers = headers;
+    this.url = r[1];
+    this.proto = r[2];
+    this.headers = r[3];
     this.body = body === null ? null : req.responseType === "binary" ? (b64decode(body) as ArrayBuffer) : body;
     this.timings = { blocked: t[0], connecting: t[1], tls_handshaking: t[2], sending: t[3], waiting: t[4], receiving: t[5], duration: t[6] };
-    this.error = error;
-    this.error_code = errorCode;
-    this.remote_ip = remoteIp;
-    this.remote_port = remotePort;
+    this.error = r[6];
+    this.error_code = r[7];
+    this.remote_ip = r[8];
+    this.remote_port = r[9];
     this.cookies = {};
     this.#req = req;
   }

@@ -7,21 +7,56 @@
 // threads once per batch, not once per request, which is what lets one
 // isolate drive many VUs (bench/perf/experiments/multi-vu-results.md).
 
-export {};
+import { buildRequest } from "./http";
 
 interface HostRef {
   applyIgnored(self: undefined, args: unknown[]): void;
 }
 
-/** A VU context's side of the hub: where its leases start. */
+/**
+ * A VU context's side of the hub: what the hub's lease loop runs in it. The
+ * loop itself lives here, once per isolate, rather than once per VU context:
+ * V8 optimises a function separately for every context it is instantiated
+ * in, and 50 VU contexts optimising their own copies of the lease loop kept
+ * the compiler threads busy for the first seconds of every run
+ * (docs/decisions.md, "Load engine: one lease loop per isolate").
+ */
 interface VuPort {
-  lease(ticket: Ticket): void;
+  /** The VU's state (entry.ts `state`): what the loop reads of it. */
+  state: { data: unknown; testAborted: boolean };
+  /** Starts an iteration: its numbers in the VU's state, its samples and checks fresh. */
+  begin(iter: number, iterationInTest: number, scenario: string): void;
+  /** The script's export of that name (called from here, so it is not inlined into, and optimised with, a caller per context). */
+  exported(name: string): unknown;
+  /** The iteration's result (`error`: what it threw, if it did), or 0 when it has nothing to report. */
+  outcome(error?: unknown): unknown;
+  /** An Error of the VU's context, so a script's `catch (e)` sees its own kind. */
+  error(message: string): Error;
+  /** entry.ts's K6Response of the VU's context: the response a script gets is an object of its own context. */
+  Response: new (packed: unknown, req: unknown) => unknown;
+  /** The run's counters (entry.ts `counters`): [0] the next iterationInTest, [1…] shared-iterations left. */
+  counters: Int32Array;
 }
 
 /** [exec, iter, iterationInTest, scenario, until, count, sharedIndex]: see entry.ts `loop`. */
 type Ticket = [string, number, number, string, number, number, number];
 
 type Done = (answer: unknown) => void;
+
+/** A VU's one request (http.get and the like): its answer becomes the VU's K6Response, or rejects with the host's error. */
+class Pending {
+  constructor(
+    readonly port: VuPort,
+    readonly req: unknown,
+    readonly resolve: (r: unknown) => void,
+    readonly reject: (e: unknown) => void,
+  ) {}
+
+  settle(answer: unknown) {
+    if (typeof answer === "string") this.reject(this.port.error(answer));
+    else this.resolve(new this.port.Response((answer as unknown[])[0], this.req));
+  }
+}
 
 const g = globalThis as Record<string, unknown>;
 const post = g.__hub_post as HostRef;
@@ -30,7 +65,7 @@ delete g.__hub_post;
 let sends: unknown[] = [];
 let sleeps: number[] = [];
 let reports: unknown[] = [];
-const waiting = new Map<number, Done>();
+const waiting = new Map<number, Done | Pending>();
 /** The waiting ids that are sleeps, which a stop ends. */
 const sleeping = new Set<number>();
 const ports = new Map<number, VuPort>();
@@ -73,7 +108,75 @@ function schedule() {
   void resolved.then(flush);
 }
 
-function wait(done: Done): number {
+/**
+ * A lease's iterations, run one after the other: each a call of the
+ * script's export, awaited when it returns a promise, its result reported to
+ * the host (the last one marked), as entry.ts `loop` runs them for a VU of
+ * its own isolate.
+ */
+class LeaseRun {
+  #iter: number;
+  #inTest: number;
+  #left: number;
+  /** What the export threw synchronously, handed to #end a microtask later (a loop that throws every time must still yield). */
+  #thrown: unknown;
+
+  constructor(
+    readonly vu: number,
+    readonly port: VuPort,
+    readonly ticket: Ticket,
+  ) {
+    this.#iter = ticket[1];
+    this.#inTest = ticket[2];
+    this.#left = ticket[5];
+  }
+
+  readonly #done = () => this.#end(undefined);
+  readonly #failed = (e: unknown) => this.#end(e);
+  readonly #threw = () => this.#end(this.#thrown);
+
+  next(): void {
+    const port = this.port;
+    const t = this.ticket;
+    port.begin(this.#iter, this.#inTest, t[3]);
+    try {
+      const fn = port.exported(t[0]);
+      if (typeof fn !== "function") throw port.error(`the script exports no function "${t[0]}"`);
+      const r = (fn as (data: unknown) => unknown)(port.state.data);
+      if (r !== null && typeof r === "object" && typeof (r as PromiseLike<unknown>).then === "function") {
+        (r as PromiseLike<unknown>).then(this.#done, this.#failed);
+        return;
+      }
+    } catch (e) {
+      this.#thrown = e;
+      void resolved.then(this.#threw);
+      return;
+    }
+    void resolved.then(this.#done);
+  }
+
+  #end(error: unknown) {
+    this.#thrown = undefined;
+    const port = this.port;
+    const t = this.ticket;
+    const sharedIndex = t[6];
+    const result = port.outcome(error);
+    this.#left--;
+    const last = this.#left === 0 || port.state.testAborted || !mayContinue(this.vu, t[4]) || (sharedIndex >= 0 && Atomics.sub(port.counters, sharedIndex, 1) <= 0);
+    reports.push([this.vu, last ? 1 : 0, result]);
+    schedule();
+    if (last) return;
+    this.#iter++;
+    this.#inTest = Atomics.add(port.counters, 0, 1);
+    this.next();
+  }
+}
+
+function mayContinue(vu: number, until: number): boolean {
+  return !stopped && !inactive.has(vu) && (until === 0 || Date.now() < until);
+}
+
+function wait(done: Done | Pending): number {
   const id = nextId++;
   waiting.set(id, done);
   return id;
@@ -83,9 +186,16 @@ g.__hub = {
   register(vu: number, port: VuPort) {
     ports.set(vu, port);
   },
-  /** One VU's requests (http.get: one; http.batch: several); `done` gets the answers, or the host's error message. */
+  /** One VU's requests (http.batch: several); `done` gets the answers, or the host's error message. */
   send(vu: number, requests: unknown[], done: Done) {
     sends.push([wait(done), vu, requests]);
+    schedule();
+  },
+  /** One VU's one request (http.get and the like): settles with its K6Response, or rejects with the host's error. */
+  request(vu: number, req: unknown, resolve: (r: unknown) => void, reject: (e: unknown) => void) {
+    const port = ports.get(vu);
+    if (!port) return reject(new Error(`VU ${vu} is not registered with the hub`));
+    sends.push([wait(new Pending(port, req, resolve, reject)), vu, [req]]);
     schedule();
   },
   sleep(ms: number, done: Done) {
@@ -95,14 +205,8 @@ g.__hub = {
     sleeps.push(id, ms);
     schedule();
   },
-  /** An iteration's result; `last` ends the lease. */
-  report(vu: number, last: boolean, result: unknown) {
-    reports.push([vu, last ? 1 : 0, result]);
-    schedule();
-  },
-  mayContinue(vu: number, until: number): boolean {
-    return !stopped && !inactive.has(vu) && (until === 0 || Date.now() < until);
-  },
+  /** entry.ts's buildRequest, here so that its optimised code serves every VU of the isolate. */
+  build: buildRequest,
 };
 
 /**
@@ -115,13 +219,19 @@ g.__hub_deliver = (json: string) => {
   delivered = seq;
   unacknowledged = true;
   schedule();
-  for (const [id, answer] of answers) {
+  // Indexed, not destructured: an array pattern compiles to the iterator protocol, a larger graph for the optimiser.
+  for (let i = 0; i < answers.length; i++) {
+    const id = answers[i][0];
     const done = waiting.get(id);
     waiting.delete(id);
     sleeping.delete(id);
-    done?.(answer);
+    if (done instanceof Pending) done.settle(answers[i][1]);
+    else done?.(answers[i][1]);
   }
-  for (const [vu, ticket] of tickets) ports.get(vu)?.lease(ticket);
+  for (let i = 0; i < tickets.length; i++) {
+    const port = ports.get(tickets[i][0]);
+    if (port) new LeaseRun(tickets[i][0], port, tickets[i][1]).next();
+  }
 };
 
 g.__hub_setActive = (vu: number, active: boolean) => {
@@ -133,7 +243,8 @@ g.__hub_setActive = (vu: number, active: boolean) => {
 g.__hub_stop = () => {
   stopped = true;
   for (const id of sleeping) {
-    const done = waiting.get(id);
+    // A sleep waits with a Done, never a Pending.
+    const done = waiting.get(id) as Done | undefined;
     waiting.delete(id);
     done?.(undefined);
   }
