@@ -6,7 +6,9 @@ import { describe, expect, it } from "vitest";
 import { useTarget } from "@/server/testing/load-target";
 import { type LoadRunResult, runLoadTest, type VuMode } from "./engine";
 
-const target = useTarget((s) => (s.path.startsWith("/slow") ? { body: "slow", delayMs: 200 } : s.path.startsWith("/missing") ? { status: 404, body: "no" } : { body: JSON.stringify({ path: s.path }) }));
+const target = useTarget((s) =>
+  s.path.startsWith("/slow") ? { body: "slow", delayMs: 200 } : s.path.startsWith("/missing") ? { status: 404, body: "no" } : s.path === "/moved" ? { status: 302, headers: { location: "/t/moved" } } : { body: JSON.stringify({ path: s.path }) },
+);
 
 const run = (source: string, vuMode: VuMode, extra: Partial<Parameters<typeof runLoadTest>[0]> = {}) => runLoadTest({ source, env: { BASE: target.base }, vuMode, ...extra });
 
@@ -121,6 +123,18 @@ describe("VUs in shared isolates", () => {
     expect(messages).toContain("TypeError: boom");
     expect(messages).toContain("script.js:6");
     expect(messages).not.toMatch(/k6-hub|k6-runtime/);
+  });
+
+  it("bare requests the hub sends by number get their own answers, past the hub's template limit, in and out of groups", async () => {
+    // http.get(url) with no params is built once and posted by number (isolate/hub.ts RequestTemplate, at most 1,024 per hub).
+    const r = await run(
+      `import http from 'k6/http'; import { check, group } from 'k6';\nexport const options = { iterations: 1 };\nexport default function () {\n  for (let i = 0; i < 1100; i++) {\n    const path = '/t/' + (i % 1060);\n    check(http.get(__ENV.BASE + path), { 'its own answer': (x) => x.json('path') === path && x.url === __ENV.BASE + path });\n  }\n  group('g', () => { check(http.get(__ENV.BASE + '/t/1'), { 'in the group': (x) => x.json('path') === '/t/1' }); });\n  check(http.get(__ENV.BASE + '/moved'), { 'the redirect target as its url': (x) => x.url === __ENV.BASE + '/t/moved' && x.json('path') === '/t/moved' });\n}`,
+      "shared",
+    );
+    expect(r.status).toBe("passed");
+    expect(r.summary.metrics.checks.values).toMatchObject({ passes: 1102, fails: 0 });
+    expect(r.summary.metrics.http_reqs.values.count).toBe(1102);
+    expect(r.summary.root_group.groups.find((g) => g.name === "g")?.checks).toMatchObject([{ name: "in the group", passes: 1 }]);
   });
 
   it("many VUs fill more than one shared isolate, each VU with its own globals", async () => {

@@ -40,10 +40,13 @@ type Ticket = [string, number, number, string, number, number, number];
 
 /** An iteration that sampled, checked and threw nothing crosses as 0. */
 const NOTHING_TO_REPORT: IterationResult = Object.freeze({ samples: [], checks: [] }) as IterationResult;
-type Posted = [sends: [number, number, HostRequest[]][], sleeps: number[], reports: [number, 0 | 1, IterationResult | 0][], acknowledged: number];
+/** A send is [id, vu, requests], or [id, vu, template] for a bare request the hub posted before, which the first post carries as [id, vu, [request], template]. */
+type Posted = [sends: [number, number, HostRequest[] | number, number?][], sleeps: number[], reports: [number, 0 | 1, IterationResult | 0][], acknowledged: number];
 
 export class SharedIsolate {
   readonly #vus = new Map<number, SharedVu>();
+  /** The hub's bare requests by their number (isolate/hub.ts RequestTemplate), each as the one-request list a send carries; nothing writes to them. */
+  readonly #templates: HostRequest[][] = [];
   #answers: [number, unknown][] = [];
   #tickets: [number, Ticket][] = [];
   #deliveryQueued = false;
@@ -209,7 +212,15 @@ export class SharedIsolate {
       if (this.#deliveryQueued) setImmediate(this.#deliver);
     }
     for (const [vu, last, result] of reports) this.#vus.get(vu)?.onResult(result || NOTHING_TO_REPORT, last === 1);
-    for (const [id, vu, requests] of sends) {
+    for (const send of sends) {
+      const id = send[0];
+      const vu = send[1];
+      let requests: HostRequest[];
+      if (typeof send[2] === "number") requests = this.#templates[send[2]];
+      else {
+        requests = send[2];
+        if (send[3] !== undefined) this.#templates[send[3]] = requests;
+      }
       let sent: Promise<HostResponse[]>;
       try {
         sent = this.host.http(vu, requests, this.#vus.get(vu)?.expected ?? null);
@@ -217,7 +228,7 @@ export class SharedIsolate {
         sent = Promise.reject(e);
       }
       sent.then(
-        (responses) => this.#answer(id, responses.map(packResponse)),
+        (responses) => this.#answer(id, responses.length === 1 ? [packResponse(responses[0], requests[0])] : responses.map((r, i) => packResponse(r, requests[i]))),
         (e: unknown) => this.#answer(id, (e as Error)?.message ?? String(e)),
       );
     }

@@ -280,13 +280,15 @@ export class K6Vu implements LoadVu {
         "__k6_http",
         new ivm.Reference((json: string) => {
           let sent: Promise<HostResponse[]>;
+          let requests: HostRequest[] = [];
           try {
-            sent = host.http(opts.id, JSON.parse(json) as HostRequest[], vu ? vu.#expected : null);
+            requests = JSON.parse(json) as HostRequest[];
+            sent = host.http(opts.id, requests, vu ? vu.#expected : null);
           } catch (e) {
             sent = Promise.reject(e);
           }
           sent.then(
-            (res) => channel.answer(JSON.stringify(res.map(packResponse))),
+            (res) => channel.answer(JSON.stringify(res.map((r, i) => packResponse(r, requests[i])))),
             (e: unknown) => channel.answer((e as Error)?.message ?? String(e), true),
           );
         }),

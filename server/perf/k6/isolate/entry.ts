@@ -45,7 +45,7 @@ const channel = channelBuffer ? openChannel(channelBuffer, channelTake) : undefi
 interface Hub {
   register(vu: number, port: VuPort): void;
   send(vu: number, requests: unknown[], done: (answer: unknown) => void): void;
-  request(vu: number, req: unknown, resolve: (r: K6Response) => void, reject: (e: unknown) => void): void;
+  request(vu: number, method: string, url: unknown, body: unknown, params: RequestParams | undefined, group: string, resolve: (r: K6Response) => void, reject: (e: unknown) => void): void;
   sleep(ms: number, done: (answer: unknown) => void): void;
   build: typeof buildRequest;
 }
@@ -216,10 +216,9 @@ const build = hub ? hub.build : buildRequest;
 
 function http(method: string, url: unknown, body: unknown, params: RequestParams | undefined) {
   if (state.inInit) throw new Error(`http.${method.toLowerCase()}() can only be called inside a VU function, not in the init context`);
-  const req = build(method, url, body, params, groupTag());
-  // One promise for the one response (this is the hot path of a shared isolate's VU).
-  if (hub) return new Promise<K6Response>((resolve, reject) => hub.request(state.vu, req, resolve, reject));
-  return (send([req]) as K6Response[])[0];
+  // One promise for the one response, the request built by the hub (this is the hot path of a shared isolate's VU).
+  if (hub) return new Promise<K6Response>((resolve, reject) => hub.request(state.vu, method, url, body, params, groupTag(), resolve, reject));
+  return (send([buildRequest(method, url, body, params, groupTag())]) as K6Response[])[0];
 }
 
 function send(requests: ReturnType<typeof buildRequest>[]): Sent {

@@ -47,11 +47,12 @@ export interface HostResponse {
  * half as much as the object to write and to parse (tens of thousands a
  * second in a load test).
  */
-export type PackedResponse = [status: number, url: string, proto: string, headers: Record<string, string>, body: string | null, timings: number[], error: string, errorCode: number, remoteIp: string, remotePort: number];
+export type PackedResponse = [status: number, url: string | 0, proto: string, headers: Record<string, string>, body: string | null, timings: number[], error: string, errorCode: number, remoteIp: string, remotePort: number];
 
-export function packResponse(r: HostResponse): PackedResponse {
+/** `req`, when given, is the request answered: a URL equal to the one it asked for crosses as 0. */
+export function packResponse(r: HostResponse, req?: HostRequest): PackedResponse {
   const t = r.timings;
-  return [r.status, r.url, r.proto, r.headers, r.body, [t.blocked, t.connecting, t.tls_handshaking, t.sending, t.waiting, t.receiving, t.duration], r.error, r.errorCode, r.remoteIp, r.remotePort];
+  return [r.status, req !== undefined && r.url === req.url ? 0 : r.url, r.proto, r.headers, r.body, [t.blocked, t.connecting, t.tls_handshaking, t.sending, t.waiting, t.receiving, t.duration], r.error, r.errorCode, r.remoteIp, r.remotePort];
 }
 
 function formEncode(obj: Record<string, unknown>): string {
@@ -136,7 +137,7 @@ export class K6Response {
     const t = r[5];
     this.status = status;
     this.status_text = `${status}`;
-    this.url = r[1];
+    this.url = r[1] === 0 ? req.url : r[1];
     this.proto = r[2];
     this.headers = r[3];
     this.body = body === null ? null : req.responseType === "binary" ? (b64decode(body) as ArrayBuffer) : body;

@@ -7,7 +7,7 @@
 // threads once per batch, not once per request, which is what lets one
 // isolate drive many VUs (bench/perf/experiments/multi-vu-results.md).
 
-import { buildRequest } from "./http";
+import { buildRequest, type HostRequest, type RequestParams } from "./http";
 
 interface HostRef {
   applyIgnored(self: undefined, args: unknown[]): void;
@@ -42,6 +42,26 @@ interface VuPort {
 type Ticket = [string, number, number, string, number, number, number];
 
 type Done = (answer: unknown) => void;
+
+/**
+ * A request with nothing but a method and a URL (`http.get(url)`, the
+ * commonest call in a load script): built once, its object shared by every
+ * call (nothing writes to a request once built), and known to the host by
+ * number after the first post that carries it, so it is neither written nor
+ * parsed as JSON again.
+ */
+class RequestTemplate {
+  posted = false;
+  constructor(
+    readonly id: number,
+    readonly req: HostRequest,
+  ) {}
+}
+
+/** Templates a hub keeps at most: a script with more distinct bare requests (ids in its URLs) sends the rest whole. */
+const MAX_TEMPLATES = 1024;
+/** By method, group and URL, each length-prefixed so that no two triples share a key. */
+const templates = new Map<string, RequestTemplate>();
 
 /** A VU's one request (http.get and the like): its answer becomes the VU's K6Response, or rejects with the host's error. */
 class Pending {
@@ -192,9 +212,28 @@ g.__hub = {
     schedule();
   },
   /** One VU's one request (http.get and the like): settles with its K6Response, or rejects with the host's error. */
-  request(vu: number, req: unknown, resolve: (r: unknown) => void, reject: (e: unknown) => void) {
+  request(vu: number, method: string, url: unknown, body: unknown, params: RequestParams | undefined, group: string, resolve: (r: unknown) => void, reject: (e: unknown) => void) {
     const port = ports.get(vu);
     if (!port) return reject(new Error(`VU ${vu} is not registered with the hub`));
+    if (params === undefined && (body === null || body === undefined) && typeof url === "string") {
+      const key = `${method.length}:${method}${group.length}:${group}${url}`;
+      let t = templates.get(key);
+      if (t === undefined && templates.size < MAX_TEMPLATES) {
+        t = new RequestTemplate(templates.size, buildRequest(method, url, body, params, group));
+        templates.set(key, t);
+      }
+      if (t !== undefined) {
+        const id = wait(new Pending(port, t.req, resolve, reject));
+        if (t.posted) sends.push([id, vu, t.id]);
+        else {
+          t.posted = true;
+          sends.push([id, vu, [t.req], t.id]);
+        }
+        schedule();
+        return;
+      }
+    }
+    const req = buildRequest(method, url, body, params, group);
     sends.push([wait(new Pending(port, req, resolve, reject)), vu, [req]]);
     schedule();
   },
