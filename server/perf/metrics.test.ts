@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { MetricRegistry, newAggregate } from "./metrics";
+import { build, encodeIntoCompressedBase64, type JsHistogram } from "hdr-histogram-js";
+import { MetricRegistry, newAggregate, recordWhole } from "./metrics";
 import { parseThresholds, thresholdHolds } from "./thresholds";
 
 describe("k6 metric aggregates", () => {
@@ -63,5 +64,22 @@ describe("k6 metric aggregates", () => {
     expect(reg.define("my_trend", "trend").definition.isTime).toBe(true);
     expect(() => reg.define("my_trend", "counter")).toThrow(/already a trend/);
     expect(() => reg.define("bad name", "counter")).toThrow(/invalid metric name/);
+  });
+
+  it("records a value in the bucket the histogram's own arithmetic picks, for every magnitude", () => {
+    // The same counts, extremes and percentiles as recordValue: powers of two and their neighbours, beyond 2^31, and random values of every size.
+    const fast = build({ bitBucketSize: 32, autoResize: true, lowestDiscernibleValue: 1, highestTrackableValue: 3_600_000_000, numberOfSignificantValueDigits: 3, useWebAssembly: false }) as JsHistogram;
+    const slow = build({ bitBucketSize: 32, autoResize: true, lowestDiscernibleValue: 1, highestTrackableValue: 3_600_000_000, numberOfSignificantValueDigits: 3, useWebAssembly: false }) as JsHistogram;
+    const values = [0, 1, 2, 3, 1023, 1024, 2047, 2048, 2049, 4095, 4096, 123_456, 0x7fffffff, 0x80000000, 3_500_000_000];
+    for (let k = 0; k < 31; k++) values.push(2 ** k - 1, 2 ** k, 2 ** k + 1);
+    for (let i = 0; i < 20_000; i++) values.push(Math.floor(Math.random() ** 4 * 2 ** 31));
+    for (const v of values) {
+      recordWhole(fast, v);
+      slow.recordValue(v);
+    }
+    expect(fast.totalCount).toBe(slow.totalCount);
+    expect([fast.minNonZeroValue, fast.maxValue]).toEqual([slow.minNonZeroValue, slow.maxValue]);
+    for (const p of [1, 25, 50, 90, 95, 99, 99.9, 100]) expect(fast.getValueAtPercentile(p)).toBe(slow.getValueAtPercentile(p));
+    expect(encodeIntoCompressedBase64(fast)).toBe(encodeIntoCompressedBase64(slow));
   });
 });
