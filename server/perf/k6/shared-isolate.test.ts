@@ -125,6 +125,19 @@ describe("VUs in shared isolates", () => {
     expect(messages).not.toMatch(/k6-hub|k6-runtime/);
   });
 
+  it("bodies built in a VU's context cross as bytes: ArrayBuffer, typed array, form object", async () => {
+    // The hub builds the requests; an ArrayBuffer of a VU's context is not `instanceof` the hub's.
+    const r = await run(
+      `import http from 'k6/http';\nexport const options = { iterations: 1 };\nexport default function () {\n  http.put(__ENV.BASE + '/buffer', new Uint8Array([0, 1, 2, 255, 254]).buffer);\n  http.put(__ENV.BASE + '/view', new Uint8Array([9, 8, 7]).subarray(1));\n  http.post(__ENV.BASE + '/form', { a: 'b c' });\n}`,
+      "shared",
+    );
+    expect(r.status).toBe("passed");
+    const body = (path: string) => target.seen.find((s) => s.path === path)?.body;
+    expect([...body("/buffer")!]).toEqual([0, 1, 2, 255, 254]);
+    expect([...body("/view")!]).toEqual([8, 7]);
+    expect(body("/form")!.toString()).toBe("a=b+c");
+  });
+
   it("bare requests the hub sends by number get their own answers, past the hub's template limit, in and out of groups", async () => {
     // http.get(url) with no params is built once and posted by number (isolate/hub.ts RequestTemplate, at most 1,024 per hub).
     const r = await run(

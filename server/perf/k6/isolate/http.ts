@@ -69,6 +69,24 @@ function hasHeader(headers: Record<string, string>, name: string): boolean {
 
 const NO_PARAMS: RequestParams = Object.freeze({});
 
+const arrayBufferLength = Object.getOwnPropertyDescriptor(ArrayBuffer.prototype, "byteLength")!.get!;
+/**
+ * An ArrayBuffer of any context: in a shared isolate the hub builds the
+ * requests of every VU context, and `instanceof` sees only its own
+ * context's ArrayBuffer (ArrayBuffer.isView already works across contexts).
+ */
+function isArrayBuffer(v: unknown): v is ArrayBuffer {
+  if (v instanceof ArrayBuffer) return true;
+  // The tag first (a form's plain object is not one, without a throw), then the brand check, which a tag cannot fake.
+  if (Object.prototype.toString.call(v) !== "[object ArrayBuffer]") return false;
+  try {
+    arrayBufferLength.call(v);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export function buildRequest(method: string, url: unknown, body: unknown, params: RequestParams | undefined, group: string): HostRequest {
   const p = params ?? NO_PARAMS;
   const headers: Record<string, string> = {};
@@ -84,8 +102,8 @@ export function buildRequest(method: string, url: unknown, body: unknown, params
   let wire: string | undefined;
   if (body === null || body === undefined) wire = undefined;
   else if (typeof body === "string") wire = utf8Encode(body);
-  else if (body instanceof ArrayBuffer || ArrayBuffer.isView(body)) {
-    const bytes = body instanceof ArrayBuffer ? new Uint8Array(body) : new Uint8Array(body.buffer, body.byteOffset, body.byteLength);
+  else if (ArrayBuffer.isView(body) || isArrayBuffer(body)) {
+    const bytes = ArrayBuffer.isView(body) ? new Uint8Array(body.buffer, body.byteOffset, body.byteLength) : new Uint8Array(body);
     let s = "";
     for (let i = 0; i < bytes.length; i++) s += String.fromCharCode(bytes[i]);
     wire = s;
