@@ -85,13 +85,24 @@ delete g.__hub_post;
 let sends: unknown[] = [];
 let sleeps: number[] = [];
 let reports: unknown[] = [];
-const waiting = new Map<number, Done | Pending>();
+/**
+ * The sends and sleeps waiting for the host, by id: an array whose slot is
+ * cleared when the answer comes, and ids reused, rather than a Map. Each
+ * rehash of a Map leaves its old table behind still pointing at the entries
+ * it held; once such a table is in the old generation it keeps them alive
+ * through every scavenge until the next full collection, so they were
+ * promoted with everything they reach (a pending request, its promise, the
+ * response it resolved to: 1.2 MB a scavenge at 50 VUs, against nothing with
+ * this array; docs/decisions.md, "Load engine: one lease loop per isolate").
+ */
+const waiting: (Done | Pending | undefined)[] = [];
+/** Ids whose answer came: the next waits take them. */
+const freeIds: number[] = [];
 /** The waiting ids that are sleeps, which a stop ends. */
 const sleeping = new Set<number>();
 const ports = new Map<number, VuPort>();
 /** VUs that ramping-vus turned off: their lease ends after the current iteration. */
 const inactive = new Set<number>();
-let nextId = 1;
 let scheduled = false;
 let passes = 0;
 let stopped = false;
@@ -197,8 +208,8 @@ function mayContinue(vu: number, until: number): boolean {
 }
 
 function wait(done: Done | Pending): number {
-  const id = nextId++;
-  waiting.set(id, done);
+  const id = freeIds.length > 0 ? freeIds.pop()! : waiting.length;
+  waiting[id] = done;
   return id;
 }
 
@@ -261,11 +272,13 @@ g.__hub_deliver = (json: string) => {
   // Indexed, not destructured: an array pattern compiles to the iterator protocol, a larger graph for the optimiser.
   for (let i = 0; i < answers.length; i++) {
     const id = answers[i][0];
-    const done = waiting.get(id);
-    waiting.delete(id);
+    const done = waiting[id];
+    if (done === undefined) continue;
+    waiting[id] = undefined;
+    freeIds.push(id);
     sleeping.delete(id);
     if (done instanceof Pending) done.settle(answers[i][1]);
-    else done?.(answers[i][1]);
+    else done(answers[i][1]);
   }
   for (let i = 0; i < tickets.length; i++) {
     const port = ports.get(tickets[i][0]);
@@ -283,8 +296,9 @@ g.__hub_stop = () => {
   stopped = true;
   for (const id of sleeping) {
     // A sleep waits with a Done, never a Pending.
-    const done = waiting.get(id) as Done | undefined;
-    waiting.delete(id);
+    const done = waiting[id] as Done | undefined;
+    // Not freed: the host may still have this sleep's answer on its way, which must find nothing here.
+    waiting[id] = undefined;
     done?.(undefined);
   }
   sleeping.clear();
