@@ -113,6 +113,49 @@ interface Target {
 export interface SendMeter {
   sent: number;
   received: number;
+  /**
+   * The redirect hops followed before the last, each with its method and
+   * its own bytes (which `sent`/`received` then leave out): k6 records every
+   * hop as a request of its own, the response the script gets being the
+   * last one's. Made only when there is a redirect.
+   */
+  hops?: { res: HostResponse; method: string; sent: number; received: number }[];
+}
+
+/** A hop's bytes into the request's own. */
+function countInto(meter: SendMeter | undefined, x: WireExchange) {
+  if (meter) {
+    meter.sent += x.bytesOut;
+    meter.received += x.bytesIn;
+  }
+}
+
+/** What a hop's exchange answered, as k6's Response carries it: k6's phases, the dial's inside `blocked`, and duration = sending + waiting + receiving. */
+function answered(x: WireExchange, target: Target, headers: Record<string, string>, body: string | null, error: string, errorCode: number): HostResponse {
+  const sending = x.sentAt - x.readyAt;
+  const waiting = x.firstByteAt - x.sentAt;
+  const receiving = x.endAt - x.firstByteAt;
+  return {
+    status: x.status,
+    statusText: `${x.status}`,
+    url: target.href,
+    proto: `HTTP/${x.version}`,
+    headers,
+    body,
+    timings: {
+      blocked: x.readyAt - x.startAt,
+      connecting: x.dialAt === 0 ? 0 : x.connectedAt - (x.lookedUpAt || x.dialAt),
+      tls_handshaking: x.secureAt === 0 ? 0 : x.secureAt - x.connectedAt,
+      sending,
+      waiting,
+      receiving,
+      duration: sending + waiting + receiving,
+    },
+    error,
+    errorCode,
+    remoteIp: x.remoteAddress || target.remoteIp,
+    remotePort: x.remotePort || target.remotePort,
+  };
 }
 
 class RequestAborted extends Error {
@@ -232,11 +275,8 @@ export class LoadHttpClient {
       live?.delete(x);
       this.bytesSent += x.bytesOut;
       this.bytesReceived += x.bytesIn;
-      if (meter) {
-        meter.sent += x.bytesOut;
-        meter.received += x.bytesIn;
-      }
       if (x.error) {
+        countInto(meter, x);
         const c = classify(x.error);
         const t = emptyTimings();
         t.duration = performance.now() - started;
@@ -258,7 +298,11 @@ export class LoadHttpClient {
         } catch {
           next = undefined;
         }
-        if (!next) return failure(target.href, `invalid redirect location "${location}"`, ERROR_CODES.generic);
+        if (!next) {
+          countInto(meter, x);
+          return failure(target.href, `invalid redirect location "${location}"`, ERROR_CODES.generic);
+        }
+        if (meter) (meter.hops ??= []).push({ res: answered(x, target, out, null, "", 0), method, sent: x.bytesOut, received: x.bytesIn });
         target = next;
         if (x.status === 303 || ((x.status === 301 || x.status === 302) && method === "POST")) {
           method = "GET";
@@ -267,6 +311,7 @@ export class LoadHttpClient {
         }
         continue;
       }
+      countInto(meter, x);
       let text: string | null = null;
       let error = "";
       let errorCode = 0;
@@ -289,31 +334,7 @@ export class LoadHttpClient {
         }
         text = req.responseType === "binary" ? buf.toString("base64") : buf.toString("utf8");
       }
-      // k6's phases: the dial's inside `blocked`, and duration = sending + waiting + receiving.
-      const sending = x.sentAt - x.readyAt;
-      const waiting = x.firstByteAt - x.sentAt;
-      const receiving = x.endAt - x.firstByteAt;
-      return {
-        status: x.status,
-        statusText: `${x.status}`,
-        url: target.href,
-        proto: `HTTP/${x.version}`,
-        headers: out,
-        body: text,
-        timings: {
-          blocked: x.readyAt - x.startAt,
-          connecting: x.dialAt === 0 ? 0 : x.connectedAt - (x.lookedUpAt || x.dialAt),
-          tls_handshaking: x.secureAt === 0 ? 0 : x.secureAt - x.connectedAt,
-          sending,
-          waiting,
-          receiving,
-          duration: sending + waiting + receiving,
-        },
-        error,
-        errorCode,
-        remoteIp: x.remoteAddress || target.remoteIp,
-        remotePort: x.remotePort || target.remotePort,
-      };
+      return answered(x, target, out, text, error, errorCode);
     }
   }
 

@@ -111,9 +111,16 @@ describe("k6's example scripts, unchanged", () => {
   });
 
   it("redirects.js: options.maxRedirects stops a longer chain; a request's own redirects follows one over TLS", async () => {
-    const r = await run("redirects");
+    // As in k6, every hop is a request of its own in the metrics, with its own status: 5 followed 302s and the last 302, then a 302 and the 200.
+    const r = await run("redirects", { thresholds: { "http_reqs{status:302}": ["count==7"], "http_reqs{status:200}": ["count==1"], "http_reqs{url:https://httpbin.org/get}": ["count==1"] } });
     expect(checks(r)).toEqual({ "::is status 302": [1, 0], "::is status 200": [1, 0], "::url is correct": [1, 0] });
     expect(r.logs).toEqual(["info [VU 1] 200"]);
+    expect(r.summary.metrics.http_reqs.values.count).toBe(8);
+    expect(r.thresholds.map((t) => [t.key, t.ok])).toEqual([
+      ["http_reqs{status:302}", true],
+      ["http_reqs{status:200}", true],
+      ["http_reqs{url:https://httpbin.org/get}", true],
+    ]);
   });
 
   it("custom_metrics.js and tagging.js: the four metric types, tags on requests, checks and custom metrics", async () => {

@@ -146,7 +146,7 @@ describe("VUs in shared isolates", () => {
     );
     expect(r.status).toBe("passed");
     expect(r.summary.metrics.checks.values).toMatchObject({ passes: 1102, fails: 0 });
-    expect(r.summary.metrics.http_reqs.values.count).toBe(1102);
+    expect(r.summary.metrics.http_reqs.values.count).toBe(1103);
     expect(r.summary.root_group.groups.find((g) => g.name === "g")?.checks).toMatchObject([{ name: "in the group", passes: 1 }]);
   });
 

@@ -384,13 +384,20 @@ export class VuGroup {
   async #sendAndRecord(req: HostRequest, expected: ExpectedStatuses, scenario: Scenario | undefined): Promise<HostResponse> {
     const meter: SendMeter = { sent: 0, received: 0 };
     const res = await this.#client.send(req, this.#stop.signal, meter);
+    // Each redirect hop is a request of its own in k6's metrics, tagged with its own URL and status.
+    if (meter.hops) for (const h of meter.hops) this.#record(req, h.method, h.res, h.res.url, expected, scenario, h.sent, h.received);
+    this.#record(req, req.method, res, meter.hops ? res.url : req.url, expected, scenario, meter.sent, meter.received);
+    return res;
+  }
+
+  #record(req: HostRequest, method: string, res: HostResponse, url: string, expected: ExpectedStatuses, scenario: Scenario | undefined, sent: number, received: number) {
     const isExpected = expected ? expected.some((x) => (typeof x === "number" ? res.status === x : res.status >= x.min && res.status <= x.max)) : res.status >= 200 && res.status < 400;
     let tags: Tags = NO_TAGS;
     if (this.#httpNeedsTags) {
       tags = {
-        method: req.method,
-        url: req.tags.name ?? req.url,
-        name: req.tags.name ?? req.url,
+        method,
+        url: req.tags.name ?? url,
+        name: req.tags.name ?? url,
         status: String(res.status),
         expected_response: String(isExpected),
         proto: res.proto,
@@ -411,13 +418,12 @@ export class VuGroup {
     m.waiting.add(t.waiting, tags);
     m.receiving.add(t.receiving, tags);
     m.failed.add(isExpected ? 0 : 1, tags);
-    m.sent.add(meter.sent, tags);
-    m.received.add(meter.received, tags);
+    m.sent.add(sent, tags);
+    m.received.add(received, tags);
     const second = this.#second;
     second.agg.add(t.duration);
     second.requests++;
     if (!isExpected) second.failed++;
-    return res;
   }
 
   #recordSamples(samples: [string, number, Tags][], base: Tags) {
