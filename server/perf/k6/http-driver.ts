@@ -120,6 +120,8 @@ export interface SendMeter {
    * last one's. Made only when there is a redirect.
    */
   hops?: { res: HostResponse; method: string; sent: number; received: number }[];
+  /** The last hop's method, when a redirect changed it (a 303, or a 301/302 after a POST, is followed with a GET). */
+  method?: string;
 }
 
 /** A hop's bytes into the request's own. */
@@ -306,6 +308,7 @@ export class LoadHttpClient {
         target = next;
         if (x.status === 303 || ((x.status === 301 || x.status === 302) && method === "POST")) {
           method = "GET";
+          if (meter) meter.method = method;
           body = undefined;
           givenLength = undefined;
         }

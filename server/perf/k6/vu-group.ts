@@ -386,7 +386,7 @@ export class VuGroup {
     const res = await this.#client.send(req, this.#stop.signal, meter);
     // Each redirect hop is a request of its own in k6's metrics, tagged with its own URL and status.
     if (meter.hops) for (const h of meter.hops) this.#record(req, h.method, h.res, h.res.url, expected, scenario, h.sent, h.received);
-    this.#record(req, req.method, res, meter.hops ? res.url : req.url, expected, scenario, meter.sent, meter.received);
+    this.#record(req, meter.method ?? req.method, res, meter.hops ? res.url : req.url, expected, scenario, meter.sent, meter.received);
     return res;
   }
 

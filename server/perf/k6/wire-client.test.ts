@@ -542,7 +542,14 @@ describe("policy, credentials and redirects", () => {
     for (const r of s.requests) expect(r.head).toContain(`Authorization: Basic ${Buffer.from("user:pa ss").toString("base64")}`);
 
     s.requests.length = 0;
-    await client.send(request(`${s.url}/303`, { method: "PUT", body: "data" }));
+    // Each hop comes back apart, with its method, status, URL and its own bytes; the meter keeps the last hop's.
+    const meter: SendMeter = { sent: 0, received: 0 };
+    const before = [client.bytesSent, client.bytesReceived];
+    await client.send(request(`${s.url}/303`, { method: "PUT", body: "data" }), undefined, meter);
+    expect(meter.hops?.map((h) => [h.method, h.res.status, h.res.url])).toEqual([["PUT", 303, `${s.url}/303`]]);
+    expect(meter.method).toBe("GET");
+    expect([meter.hops![0].sent + meter.sent, meter.hops![0].received + meter.received]).toEqual([client.bytesSent - before[0], client.bytesReceived - before[1]]);
+    expect(meter.received).toBe(Buffer.byteLength("HTTP/1.1 200 OK\r\nContent-Length: 3\r\n\r\nend"));
     await client.send(request(`${s.url}/307`, { method: "POST", body: "data" }));
     expect(lines()).toEqual(["PUT /303 HTTP/1.1 data", "GET /end HTTP/1.1 ", "POST /307 HTTP/1.1 data", "POST /end HTTP/1.1 data"]);
 
