@@ -13,7 +13,7 @@
 import path from "node:path";
 import ivm from "isolated-vm";
 import { type IsolateBundle, isolateBundle } from "@/server/lib/isolate-bundle";
-import { type HostResponse, packResponse } from "./isolate/http";
+import { type HostResponse, packResponses } from "./isolate/http";
 import type { ExpectedStatuses, HostRequest, IterationResult, Lease, LoadVu, RunCounters, VuHost } from "./vu";
 import { loadVuScript, prebuiltBundle } from "./vu";
 
@@ -228,7 +228,7 @@ export class SharedIsolate {
         sent = Promise.reject(e);
       }
       sent.then(
-        (responses) => this.#answer(id, responses.length === 1 ? [packResponse(responses[0], requests[0])] : responses.map((r, i) => packResponse(r, requests[i]))),
+        (responses) => this.#answer(id, packResponses(responses, requests)),
         (e: unknown) => this.#answer(id, (e as Error)?.message ?? String(e)),
       );
     }

@@ -8,7 +8,7 @@ import path from "node:path";
 import ivm from "isolated-vm";
 import { type IsolateBundle, isolateBundle } from "@/server/lib/isolate-bundle";
 import { ChannelHost } from "./channel-host";
-import { type HostRequest, type HostResponse, packResponse } from "./isolate/http";
+import { type HostRequest, type HostResponse, packResponses } from "./isolate/http";
 import { moduleSource, SUPPORTED_MODULES, unsupportedModule } from "./modules";
 
 export const SCRIPT_FILENAME = "script.js";
@@ -288,7 +288,7 @@ export class K6Vu implements LoadVu {
             sent = Promise.reject(e);
           }
           sent.then(
-            (res) => channel.answer(JSON.stringify(res.map((r, i) => packResponse(r, requests[i])))),
+            (res) => channel.answer(JSON.stringify(packResponses(res, requests))),
             (e: unknown) => channel.answer((e as Error)?.message ?? String(e), true),
           );
         }),

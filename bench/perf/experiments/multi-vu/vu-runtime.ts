@@ -3,7 +3,7 @@
 // an asynchronous http.get (what the source transform would make of k6's
 // synchronous one) and the VU's iteration loop, which runs here, awaiting
 // the script's default function, and hands each iteration's result to the hub.
-import { buildRequest, type HostResponse, K6Response, packResponse } from "../../../../server/perf/k6/isolate/http";
+import { buildRequest, type HostResponse, K6Response, packResponses } from "../../../../server/perf/k6/isolate/http";
 
 interface Hub {
   send(request: unknown, resolve: (answer: HostResponse) => void): void;
@@ -25,7 +25,7 @@ const state = { samples: [] as Sample[], checks: new Map<string, [string[], stri
 function request(method: string, url: unknown, body: unknown, params: Parameters<typeof buildRequest>[3]): Promise<K6Response> {
   if (minimal) return new Promise((resolve) => hub.send(url, resolve as (a: unknown) => void));
   const req = buildRequest(method, url, body, params, "");
-  return new Promise<HostResponse>((resolve) => hub.send(req, resolve)).then((r) => new K6Response(packResponse(r), req));
+  return new Promise<HostResponse>((resolve) => hub.send(req, resolve)).then((r) => new K6Response(packResponses([r], [req])[0], req));
 }
 
 g.http = {

@@ -49,10 +49,17 @@ export interface HostResponse {
  */
 export type PackedResponse = [status: number, url: string | 0, proto: string, headers: Record<string, string>, body: string | null, timings: number[], error: string, errorCode: number, remoteIp: string, remotePort: number];
 
-/** `req`, when given, is the request answered: a URL equal to the one it asked for crosses as 0. */
-export function packResponse(r: HostResponse, req?: HostRequest): PackedResponse {
+/** `req` is the request answered: a URL equal to the one it asked for crosses as 0. */
+function packResponse(r: HostResponse, req: HostRequest): PackedResponse {
   const t = r.timings;
-  return [r.status, req !== undefined && r.url === req.url ? 0 : r.url, r.proto, r.headers, r.body, [t.blocked, t.connecting, t.tls_handshaking, t.sending, t.waiting, t.receiving, t.duration], r.error, r.errorCode, r.remoteIp, r.remotePort];
+  return [r.status, r.url === req.url ? 0 : r.url, r.proto, r.headers, r.body, [t.blocked, t.connecting, t.tls_handshaking, t.sending, t.waiting, t.receiving, t.duration], r.error, r.errorCode, r.remoteIp, r.remotePort];
+}
+
+/** The answers to `requests` (one each, in order), as they cross into the isolate. */
+export function packResponses(responses: HostResponse[], requests: HostRequest[]): PackedResponse[] {
+  const out: PackedResponse[] = [];
+  for (let i = 0; i < responses.length; i++) out.push(packResponse(responses[i], requests[i]));
+  return out;
 }
 
 function formEncode(obj: Record<string, unknown>): string {
